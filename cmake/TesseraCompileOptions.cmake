@@ -1,0 +1,26 @@
+# Warnings for Tessera's own targets (not for third-party headers, which come in as SYSTEM).
+add_library(tessera_warnings INTERFACE)
+target_compile_options(tessera_warnings INTERFACE
+  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion>
+  $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra --Werror=all-warnings>)
+if(TESSERA_WARNINGS_AS_ERRORS)
+  target_compile_options(tessera_warnings INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-Werror>
+                                                    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Werror>)
+endif()
+
+# One call per Tessera library: C++20, the repository root as include root, warnings.
+function(tessera_add_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPENDS" ${ARGN})
+  if(ARG_SOURCES)
+    add_library(${name} STATIC ${ARG_SOURCES})
+    target_link_libraries(${name} PUBLIC ${ARG_DEPENDS} PRIVATE tessera_warnings)
+    target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})
+    target_compile_features(${name} PUBLIC cxx_std_20)
+  else()
+    add_library(${name} INTERFACE)
+    target_link_libraries(${name} INTERFACE ${ARG_DEPENDS})
+    target_include_directories(${name} INTERFACE ${PROJECT_SOURCE_DIR})
+    target_compile_features(${name} INTERFACE cxx_std_20)
+  endif()
+  add_library(Tessera::${name} ALIAS ${name})
+endfunction()

@@ -1,0 +1,88 @@
+#include "engine/memory.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+#include <string>
+
+#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
+#include "engine/gpu_runtime.hpp"
+#define TESSERA_HAS_DEVICE 1
+#else
+#define TESSERA_HAS_DEVICE 0
+#endif
+
+namespace tessera {
+namespace {
+
+// Cache-line alignment keeps each patch's variables aligned for vector loads on the host.
+constexpr std::size_t kHostAlignment = 64;
+
+[[noreturn]] void noDeviceInThisBuild() {
+  throw std::runtime_error("device memory requested, but this Tessera build has only the host "
+                           "back end (configure with TESSERA_BACKEND=cuda or hip)");
+}
+
+} // namespace
+
+bool deviceAvailable() {
+#if TESSERA_HAS_DEVICE
+  int count = 0;
+  if (gpuGetDeviceCount(&count) != gpuSuccess) {
+    (void)gpuGetLastError(); // clear the sticky "no device" error
+    return false;
+  }
+  return count > 0;
+#else
+  return false;
+#endif
+}
+
+void* allocateBytes(std::size_t bytes, MemorySpace space) {
+  if (bytes == 0)
+    return nullptr;
+  if (space == MemorySpace::Host) {
+    const std::size_t rounded = (bytes + kHostAlignment - 1) / kHostAlignment * kHostAlignment;
+    void* p = std::aligned_alloc(kHostAlignment, rounded);
+    if (!p)
+      throw std::bad_alloc();
+    return p;
+  }
+#if TESSERA_HAS_DEVICE
+  void* p = nullptr;
+  TESSERA_GPU_CHECK(gpuMalloc(&p, bytes));
+  return p;
+#else
+  noDeviceInThisBuild();
+#endif
+}
+
+void freeBytes(void* p, MemorySpace space) noexcept {
+  if (!p)
+    return;
+  if (space == MemorySpace::Host) {
+    std::free(p);
+    return;
+  }
+#if TESSERA_HAS_DEVICE
+  (void)gpuFree(p); // a destructor must not throw; a failed free leaves nothing to recover
+#endif
+}
+
+void copyBytes(void* dst, MemorySpace dstSpace, const void* src, MemorySpace srcSpace,
+               std::size_t bytes) {
+  if (bytes == 0)
+    return;
+  if (dstSpace == MemorySpace::Host && srcSpace == MemorySpace::Host) {
+    std::memcpy(dst, src, bytes);
+    return;
+  }
+#if TESSERA_HAS_DEVICE
+  TESSERA_GPU_CHECK(gpuMemcpy(dst, src, bytes, gpuMemcpyDefault));
+#else
+  noDeviceInThisBuild();
+#endif
+}
+
+} // namespace tessera

@@ -1,0 +1,49 @@
+#include "engine/reduce.hpp"
+
+namespace tessera {
+
+#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
+double reduceDevice(const double* values, std::size_t n, ReduceKind kind); // reduce_device.cu
+#endif
+
+namespace {
+
+template <class Op>
+double reduceHostWith(std::span<const double> values) {
+  double result = Op::identity();
+  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(values.size());
+  const double* v = values.data();
+#pragma omp parallel
+  {
+    double local = Op::identity();
+#pragma omp for schedule(static) nowait
+    for (std::ptrdiff_t i = 0; i < n; ++i)
+      local = Op::combine(local, v[i]);
+#pragma omp critical(tessera_reduce_host)
+    result = Op::combine(result, local);
+  }
+  return result;
+}
+
+} // namespace
+
+double reduceHost(std::span<const double> values, ReduceKind kind) {
+  switch (kind) {
+  case ReduceKind::Min: return reduceHostWith<MinOp>(values);
+  case ReduceKind::Max: return reduceHostWith<MaxOp>(values);
+  case ReduceKind::Sum: return reduceHostWith<SumOp>(values);
+  }
+  return 0.0;
+}
+
+double reduce(const DeviceArray<double>& values, ReduceKind kind) {
+  if (values.space() == MemorySpace::Host)
+    return reduceHost(values.hostSpan(), kind);
+#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
+  return reduceDevice(values.data(), values.size(), kind);
+#else
+  throw std::logic_error("reduce: device array in a host-only build");
+#endif
+}
+
+} // namespace tessera

@@ -1,0 +1,35 @@
+#pragma once
+// Reductions over an array in host or device memory. The operation types are shared by the host
+// loop and the device kernel, so both combine values the same way.
+#include <cmath>
+#include <limits>
+#include <span>
+
+#include "engine/backend.hpp"
+#include "engine/device_array.hpp"
+
+namespace tessera {
+
+struct MinOp {
+  static constexpr double identity() { return std::numeric_limits<double>::infinity(); }
+  TESSERA_INLINE static double combine(double a, double b) { return b < a ? b : a; }
+};
+struct MaxOp {
+  static constexpr double identity() { return -std::numeric_limits<double>::infinity(); }
+  TESSERA_INLINE static double combine(double a, double b) { return b > a ? b : a; }
+};
+struct SumOp {
+  static constexpr double identity() { return 0.0; }
+  TESSERA_INLINE static double combine(double a, double b) { return a + b; }
+};
+
+enum class ReduceKind { Min, Max, Sum };
+
+// Host reduction (OpenMP). Min and Max are exact; Sum depends on the thread count's partition.
+double reduceHost(std::span<const double> values, ReduceKind kind);
+
+// Reduction on the array's own memory space; a device array is reduced on the device and only
+// the scalar result crosses to the host.
+double reduce(const DeviceArray<double>& values, ReduceKind kind);
+
+} // namespace tessera

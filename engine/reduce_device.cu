@@ -1,0 +1,59 @@
+// Device reduction: a grid-stride pass leaves one value per block (shared-memory tree), and a
+// second single-block pass reduces those. Only the final scalar is copied to the host.
+#include "engine/device_array.hpp"
+#include "engine/gpu_runtime.hpp"
+#include "engine/reduce.hpp"
+
+namespace tessera {
+namespace {
+
+constexpr int kReduceThreads = 256;
+constexpr int kReduceMaxBlocks = 1024;
+
+template <class Op>
+__global__ void reduceKernel(const double* in, std::size_t n, double* out) {
+  __shared__ double partial[kReduceThreads];
+  double local = Op::identity();
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
+    local = Op::combine(local, in[i]);
+  partial[threadIdx.x] = local;
+  __syncthreads();
+  for (int s = kReduceThreads / 2; s > 0; s /= 2) {
+    if (static_cast<int>(threadIdx.x) < s)
+      partial[threadIdx.x] = Op::combine(partial[threadIdx.x], partial[threadIdx.x + s]);
+    __syncthreads();
+  }
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = partial[0];
+}
+
+template <class Op>
+double reduceWith(const double* values, std::size_t n) {
+  if (n == 0)
+    return Op::identity();
+  const std::size_t wanted = (n + kReduceThreads - 1) / kReduceThreads;
+  const int blocks = static_cast<int>(wanted < kReduceMaxBlocks ? wanted : kReduceMaxBlocks);
+  DeviceArray<double> partials(static_cast<std::size_t>(blocks), MemorySpace::Device);
+  DeviceArray<double> result(1, MemorySpace::Device);
+  reduceKernel<Op><<<blocks, kReduceThreads>>>(values, n, partials.data());
+  TESSERA_GPU_CHECK_LAUNCH();
+  reduceKernel<Op><<<1, kReduceThreads>>>(partials.data(), partials.size(), result.data());
+  TESSERA_GPU_CHECK_LAUNCH();
+  double host = 0.0;
+  result.copyToHost({&host, 1});
+  return host;
+}
+
+} // namespace
+
+double reduceDevice(const double* values, std::size_t n, ReduceKind kind) {
+  switch (kind) {
+  case ReduceKind::Min: return reduceWith<MinOp>(values, n);
+  case ReduceKind::Max: return reduceWith<MaxOp>(values, n);
+  case ReduceKind::Sum: return reduceWith<SumOp>(values, n);
+  }
+  return 0.0;
+}
+
+} // namespace tessera

@@ -1,0 +1,340 @@
+#include "io/config.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace tessera::io {
+namespace {
+
+std::vector<std::string> splitKey(const std::string& key) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t dot = key.find('.', start);
+    parts.push_back(key.substr(start, dot - start));
+    if (dot == std::string::npos)
+      return parts;
+    start = dot + 1;
+  }
+}
+
+// Inserts `value` at a dotted key, creating tables on the way; false where a non-table is in the
+// way (e.g. "mesh.dimension.x" when mesh.dimension is a number).
+template <class T>
+bool insertAt(toml::table& root, const std::string& key, T&& value) {
+  const std::vector<std::string> parts = splitKey(key);
+  toml::table* t = &root;
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    auto [it, inserted] = t->insert(parts[i], toml::table{});
+    t = it->second.as_table();
+    if (!t)
+      return false;
+  }
+  t->insert_or_assign(parts.back(), std::forward<T>(value));
+  return true;
+}
+
+void collectLeafKeys(const toml::table& t, const std::string& prefix,
+                     std::vector<std::string>& out) {
+  for (const auto& [k, node] : t) {
+    const std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+    if (const toml::table* sub = node.as_table(); sub && !sub->empty())
+      collectLeafKeys(*sub, key, out);
+    else
+      out.push_back(key);
+  }
+}
+
+// Shortest text that reads back as x.
+std::string formatNumber(double x) {
+  char buf[32];
+  return std::string(buf, std::to_chars(buf, buf + sizeof buf, x).ptr);
+}
+
+// A value as the user would have written it: shortest round-trip numbers ("0.7", where toml++
+// prints 0.69999999999999996) and "basic" strings (toml++ prints 'literal' ones).
+std::string formatValue(const toml::node& n) {
+  if (const auto* s = n.as_string())
+    return "\"" + s->get() + "\"";
+  if (const auto* f = n.as_floating_point()) {
+    const std::string text = formatNumber(f->get());
+    return text.find_first_of(".ein") == std::string::npos ? text + ".0" : text; // 2.0, not 2
+  }
+  if (const auto* a = n.as_array()) {
+    std::string text = "[";
+    for (std::size_t i = 0; i < a->size(); ++i)
+      text += (i ? ", " : "") + formatValue(*a->get(i));
+    return text + "]";
+  }
+  std::ostringstream os;
+  n.visit([&](const auto& v) { os << v; });
+  return os.str();
+}
+
+} // namespace
+
+bool Range::contains(double x) const {
+  if (std::isnan(x))
+    return false;
+  const bool aboveLo = loOpen ? x > lo : x >= lo;
+  const bool belowHi = hiOpen ? x < hi : x <= hi;
+  return aboveLo && belowHi;
+}
+
+std::string Range::describe() const {
+  return std::string(loOpen ? "(" : "[") + (std::isinf(lo) ? "-inf" : formatNumber(lo)) + ", " +
+         (std::isinf(hi) ? "inf" : formatNumber(hi)) + (hiOpen ? ")" : "]");
+}
+
+Config::Config(toml::table table, std::string sourceName)
+    : table_(std::move(table)), sourceName_(std::move(sourceName)) {}
+
+Config Config::fromFile(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in)
+    throw ConfigError(ConfigErrorKind::Unreadable,
+                      file.string() + ": cannot open the case file for reading");
+  std::stringstream text;
+  text << in.rdbuf();
+  return fromString(text.str(), file.string());
+}
+
+Config Config::fromString(std::string_view toml, std::string sourceName) {
+  try {
+    return Config(toml::parse(toml, sourceName), sourceName);
+  } catch (const toml::parse_error& e) {
+    throw ConfigError(ConfigErrorKind::Syntax,
+                      sourceName + ":" + std::to_string(e.source().begin.line) + ":" +
+                          std::to_string(e.source().begin.column) + ": not valid TOML: " +
+                          std::string(e.description()));
+  }
+}
+
+void Config::applyOverride(std::string_view assignment) {
+  const std::size_t eq = assignment.find('=');
+  const std::string key(assignment.substr(0, eq));
+  if (eq == std::string_view::npos || key.empty() || key.find(' ') != std::string::npos)
+    throw ConfigError(ConfigErrorKind::Syntax, "--set " + std::string(assignment) +
+                                                   ": expected key=value, e.g. time.cfl=0.3");
+  const std::string value(assignment.substr(eq + 1));
+  // The value is TOML when it parses as such; anything else is taken as a bare string.
+  bool inserted = false;
+  try {
+    toml::table parsed = toml::parse("value = " + value);
+    inserted = insertAt(table_, key, std::move(*parsed.get("value")));
+  } catch (const toml::parse_error&) {
+    inserted = insertAt(table_, key, value);
+  }
+  if (!inserted)
+    throw ConfigError(ConfigErrorKind::WrongType,
+                      "--set " + key + ": a part of this key is a value, not a table");
+  overridden_.insert(key);
+}
+
+const toml::node* Config::find(const std::string& key) const {
+  return table_.at_path(key).node();
+}
+
+bool Config::has(const std::string& key) const { return find(key) != nullptr; }
+
+std::string Config::where(const std::string& key) const {
+  if (overridden_.count(key))
+    return "--set " + key;
+  const toml::node* n = find(key);
+  if (n && n->source().begin.line > 0)
+    return sourceName_ + ":" + std::to_string(n->source().begin.line) + ": " + key;
+  return sourceName_ + ": " + key;
+}
+
+std::string Config::valueText(const std::string& key) const {
+  const toml::node* n = find(key);
+  return n ? formatValue(*n) : "(not set)";
+}
+
+void Config::fail(ConfigErrorKind kind, const std::string& key, const std::string& reason) const {
+  throw ConfigError(kind, where(key) + " = " + valueText(key) + ": " + reason);
+}
+
+template <class T>
+void Config::record(const std::string& key, T value) {
+  read_.insert(key);
+  insertAt(effective_, key, std::move(value));
+}
+
+double Config::getDouble(const std::string& key, std::optional<double> fallback, Range range) {
+  const toml::node* n = find(key);
+  double x;
+  if (!n) {
+    if (!fallback)
+      throw ConfigError(ConfigErrorKind::MissingKey, sourceName_ + ": required key '" + key +
+                                                         "' is missing (a number)");
+    x = *fallback;
+  } else {
+    read_.insert(key);
+    if (!n->is_number())
+      fail(ConfigErrorKind::WrongType, key, "expected a number");
+    x = n->value<double>().value();
+    if (!range.contains(x))
+      fail(ConfigErrorKind::OutOfRange, key, "must be in " + range.describe());
+  }
+  record(key, x);
+  return x;
+}
+
+int Config::getInt(const std::string& key, std::optional<int> fallback, Range range) {
+  const toml::node* n = find(key);
+  long long x;
+  if (!n) {
+    if (!fallback)
+      throw ConfigError(ConfigErrorKind::MissingKey, sourceName_ + ": required key '" + key +
+                                                         "' is missing (an integer)");
+    x = *fallback;
+  } else {
+    read_.insert(key);
+    if (!n->is_integer())
+      fail(ConfigErrorKind::WrongType, key, "expected an integer");
+    x = n->value<long long>().value();
+    if (!range.contains(double(x)) || x > INT32_MAX || x < INT32_MIN)
+      fail(ConfigErrorKind::OutOfRange, key, "must be an integer in " + range.describe());
+  }
+  record(key, x);
+  return int(x);
+}
+
+bool Config::getBool(const std::string& key, std::optional<bool> fallback) {
+  const toml::node* n = find(key);
+  bool x;
+  if (!n) {
+    if (!fallback)
+      throw ConfigError(ConfigErrorKind::MissingKey,
+                        sourceName_ + ": required key '" + key + "' is missing (true or false)");
+    x = *fallback;
+  } else {
+    read_.insert(key);
+    if (!n->is_boolean())
+      fail(ConfigErrorKind::WrongType, key, "expected true or false");
+    x = n->value<bool>().value();
+  }
+  record(key, x);
+  return x;
+}
+
+std::string Config::getString(const std::string& key, std::optional<std::string> fallback) {
+  const toml::node* n = find(key);
+  std::string x;
+  if (!n) {
+    if (!fallback)
+      throw ConfigError(ConfigErrorKind::MissingKey,
+                        sourceName_ + ": required key '" + key + "' is missing (a string)");
+    x = *fallback;
+  } else {
+    read_.insert(key);
+    if (!n->is_string())
+      fail(ConfigErrorKind::WrongType, key, "expected a string");
+    x = n->value<std::string>().value();
+  }
+  record(key, x);
+  return x;
+}
+
+std::string Config::getChoice(const std::string& key, std::optional<std::string> fallback,
+                              const std::vector<std::string>& choices) {
+  std::string list;
+  for (const std::string& c : choices)
+    list += (list.empty() ? "\"" : ", \"") + c + "\"";
+  if (!has(key) && !fallback)
+    throw ConfigError(ConfigErrorKind::MissingKey, sourceName_ + ": required key '" + key +
+                                                       "' is missing (one of " + list + ")");
+  const std::string x = getString(key, fallback);
+  for (const std::string& c : choices)
+    if (x == c)
+      return x;
+  fail(ConfigErrorKind::OutOfRange, key, "must be one of " + list);
+}
+
+std::vector<double> Config::getDoubles(const std::string& key,
+                                       std::optional<std::vector<double>> fallback,
+                                       std::size_t size, Range range) {
+  const toml::node* n = find(key);
+  std::vector<double> x;
+  if (!n) {
+    if (!fallback)
+      throw ConfigError(ConfigErrorKind::MissingKey, sourceName_ + ": required key '" + key +
+                                                         "' is missing (" + std::to_string(size) +
+                                                         " numbers)");
+    x = *fallback;
+  } else {
+    read_.insert(key);
+    const toml::array* a = n->as_array();
+    if (!a || a->size() != size)
+      fail(ConfigErrorKind::WrongType, key, "expected an array of " + std::to_string(size) +
+                                                " numbers");
+    for (const toml::node& e : *a) {
+      if (!e.is_number())
+        fail(ConfigErrorKind::WrongType, key,
+             "expected an array of " + std::to_string(size) + " numbers");
+      x.push_back(e.value<double>().value());
+      if (!range.contains(x.back()))
+        fail(ConfigErrorKind::OutOfRange, key, "every entry must be in " + range.describe());
+    }
+  }
+  toml::array recorded;
+  for (double v : x)
+    recorded.push_back(v);
+  record(key, std::move(recorded));
+  return x;
+}
+
+std::vector<int> Config::getInts(const std::string& key, std::optional<std::vector<int>> fallback,
+                                 std::size_t size, Range range) {
+  const toml::node* n = find(key);
+  std::vector<int> x;
+  if (!n) {
+    if (!fallback)
+      throw ConfigError(ConfigErrorKind::MissingKey, sourceName_ + ": required key '" + key +
+                                                         "' is missing (" + std::to_string(size) +
+                                                         " integers)");
+    x = *fallback;
+  } else {
+    read_.insert(key);
+    const toml::array* a = n->as_array();
+    if (!a || a->size() != size)
+      fail(ConfigErrorKind::WrongType, key,
+           "expected an array of " + std::to_string(size) + " integers");
+    for (const toml::node& e : *a) {
+      if (!e.is_integer())
+        fail(ConfigErrorKind::WrongType, key,
+             "expected an array of " + std::to_string(size) + " integers");
+      const long long v = e.value<long long>().value();
+      if (!range.contains(double(v)) || v > INT32_MAX)
+        fail(ConfigErrorKind::OutOfRange, key,
+             "every entry must be an integer in " + range.describe());
+      x.push_back(int(v));
+    }
+  }
+  toml::array recorded;
+  for (int v : x)
+    recorded.push_back(v);
+  record(key, std::move(recorded));
+  return x;
+}
+
+void Config::rejectUnreadKeys() const {
+  std::vector<std::string> keys;
+  collectLeafKeys(table_, "", keys);
+  for (const std::string& key : keys)
+    if (!read_.count(key))
+      throw ConfigError(ConfigErrorKind::UnknownKey,
+                        where(key) + " = " + valueText(key) +
+                            ": unknown key (misspelt, or not used by this case)");
+}
+
+std::string Config::effectiveToml() const {
+  std::ostringstream os;
+  os << effective_ << '\n';
+  return os.str();
+}
+
+} // namespace tessera::io

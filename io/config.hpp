@@ -1,0 +1,102 @@
+#pragma once
+// Case configuration: a TOML file (toml++) plus `--set key=value` overrides. Every read names its
+// key, so a value of the wrong type or out of range, a key nobody read and a missing required key
+// are errors that name the source (file or --set), the key and the value. What was read, defaults
+// included, is the effective configuration written next to the output.
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <toml++/toml.h>
+
+namespace tessera::io {
+
+// Each kind of bad configuration has its own process exit code (README lists them).
+enum class ConfigErrorKind {
+  Usage = 2,        // command line not understood
+  Unreadable = 3,   // the case file cannot be opened
+  Syntax = 4,       // not valid TOML, or a --set that is not key=value
+  UnknownKey = 5,   // a key that nothing reads (misspelt, or not used by this case)
+  WrongType = 6,    // e.g. a string where a number belongs, or a vector of the wrong length
+  OutOfRange = 7,   // a number outside its range or a name outside its choices
+  Inconsistent = 8, // values that are fine alone but not together
+  MissingKey = 9,   // a required key is absent
+};
+
+class ConfigError : public std::runtime_error {
+public:
+  ConfigError(ConfigErrorKind kind, const std::string& message)
+      : std::runtime_error(message), kind_(kind) {}
+  ConfigErrorKind kind() const { return kind_; }
+  int exitCode() const { return static_cast<int>(kind_); }
+
+private:
+  ConfigErrorKind kind_;
+};
+
+// An interval of admissible numbers; open or closed at either end.
+struct Range {
+  double lo = -INFINITY, hi = INFINITY;
+  bool loOpen = false, hiOpen = false;
+
+  static Range closed(double lo, double hi) { return {lo, hi, false, false}; }
+  static Range positive() { return {0.0, INFINITY, true, false}; }
+  static Range atLeast(double lo) { return {lo, INFINITY, false, false}; }
+  bool contains(double x) const;
+  std::string describe() const;
+};
+
+class Config {
+public:
+  // Parses a case file; Unreadable or Syntax errors name the file (and line and column).
+  static Config fromFile(const std::filesystem::path& file);
+  static Config fromString(std::string_view toml, std::string sourceName);
+
+  // Applies `key=value`; the value is TOML (numbers, arrays, quoted or bare strings).
+  void applyOverride(std::string_view assignment);
+
+  double getDouble(const std::string& key, std::optional<double> fallback, Range range = {});
+  int getInt(const std::string& key, std::optional<int> fallback, Range range = {});
+  bool getBool(const std::string& key, std::optional<bool> fallback);
+  std::string getString(const std::string& key, std::optional<std::string> fallback);
+  std::string getChoice(const std::string& key, std::optional<std::string> fallback,
+                        const std::vector<std::string>& choices);
+  std::vector<double> getDoubles(const std::string& key, std::optional<std::vector<double>> fallback,
+                                 std::size_t size, Range range = {});
+  std::vector<int> getInts(const std::string& key, std::optional<std::vector<int>> fallback,
+                           std::size_t size, Range range = {});
+  bool has(const std::string& key) const;
+
+  // Throws UnknownKey naming the first key that no get*() call read.
+  void rejectUnreadKeys() const;
+
+  // Throws an Inconsistent error that names the key and its current value.
+  [[noreturn]] void fail(ConfigErrorKind kind, const std::string& key,
+                         const std::string& reason) const;
+
+  // The effective configuration: everything read, with defaults filled in.
+  const toml::table& effective() const { return effective_; }
+  std::string effectiveToml() const;
+  const std::string& sourceName() const { return sourceName_; }
+
+private:
+  Config(toml::table table, std::string sourceName);
+  const toml::node* find(const std::string& key) const;
+  std::string where(const std::string& key) const; // "file.toml: key" or "--set key"
+  std::string valueText(const std::string& key) const;
+  template <class T>
+  void record(const std::string& key, T value);
+
+  toml::table table_;
+  toml::table effective_;
+  std::string sourceName_;
+  std::set<std::string> overridden_;
+  mutable std::set<std::string> read_;
+};
+
+} // namespace tessera::io

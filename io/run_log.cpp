@@ -1,0 +1,89 @@
+#include "io/run_log.hpp"
+
+#include <cinttypes>
+#include <cmath>
+#include <stdexcept>
+
+namespace tessera::io {
+namespace {
+
+std::string number(double x) {
+  if (!std::isfinite(x))
+    return "null"; // JSON has no inf or NaN
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", x);
+  return buf;
+}
+
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string duration(double seconds) {
+  if (!std::isfinite(seconds))
+    return "?";
+  char buf[32];
+  if (seconds < 120)
+    std::snprintf(buf, sizeof buf, "%.0f s", seconds);
+  else
+    std::snprintf(buf, sizeof buf, "%.1f min", seconds / 60);
+  return buf;
+}
+
+} // namespace
+
+RunLog::RunLog(const std::filesystem::path& jsonLinesPath, double endTime, int progressEvery)
+    : json_(jsonLinesPath, std::ios::trunc), path_(jsonLinesPath), endTime_(endTime),
+      progressEvery_(progressEvery) {
+  if (!json_)
+    throw std::runtime_error(jsonLinesPath.string() + ": cannot open the run log for writing");
+}
+
+double RunLog::cellUpdatesPerSecond() const {
+  return steppingSeconds_ > 0 ? cellUpdates_ / steppingSeconds_ : 0.0;
+}
+
+void RunLog::step(const StepReport& r) {
+  steppingSeconds_ += r.stepSeconds;
+  cellUpdates_ += double(r.cells);
+  const double rate = cellUpdatesPerSecond();
+  // Simulated time per second of stepping so far gives the remaining wall time.
+  const double eta = r.time > 0 ? (endTime_ - r.time) * steppingSeconds_ / r.time : INFINITY;
+  line("{\"event\":\"step\",\"step\":" + std::to_string(r.step) + ",\"time\":" + number(r.time) +
+       ",\"dt\":" + number(r.dt) + ",\"patches\":" + std::to_string(r.patches) +
+       ",\"cells\":" + std::to_string(r.cells) + ",\"levels\":" + std::to_string(r.levels) +
+       ",\"step_seconds\":" + number(r.stepSeconds) + ",\"cell_updates_per_second\":" +
+       number(rate) + ",\"eta_seconds\":" + number(eta) + "}");
+  if (progressEvery_ > 0 && r.step % progressEvery_ == 0)
+    std::printf("step %6lld  t %.6e  dt %.3e  patches %d  cells %lld  levels %d  %.3e cell-updates/s"
+                "  ETA %s\n",
+                r.step, r.time, r.dt, r.patches, r.cells, r.levels, rate, duration(eta).c_str());
+}
+
+void RunLog::output(long long step, double time, const std::filesystem::path& file) {
+  line("{\"event\":\"output\",\"step\":" + std::to_string(step) + ",\"time\":" + number(time) +
+       ",\"file\":" + quoted(file.string()) + "}");
+}
+
+void RunLog::finish(long long steps, double time) {
+  line("{\"event\":\"finish\",\"steps\":" + std::to_string(steps) + ",\"time\":" + number(time) +
+       ",\"stepping_seconds\":" + number(steppingSeconds_) +
+       ",\"cell_updates_per_second\":" + number(cellUpdatesPerSecond()) + "}");
+  std::printf("finished: %lld steps to t = %.6e, %.3e cell-updates/s over %s of stepping\n", steps,
+              time, cellUpdatesPerSecond(), duration(steppingSeconds_).c_str());
+}
+
+void RunLog::line(const std::string& json) {
+  json_ << json << '\n';
+  json_.flush(); // a run that dies still leaves a readable log
+  if (!json_)
+    throw std::runtime_error(path_.string() + ": cannot write the run log");
+}
+
+} // namespace tessera::io

@@ -1,0 +1,43 @@
+#pragma once
+// What a run reports while it goes: a progress line per step on standard output, and the same
+// facts as JSON lines (one object per line) in a log file for scripts.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace tessera::io {
+
+struct StepReport {
+  long long step = 0;
+  double time = 0.0;
+  double dt = 0.0;
+  int patches = 0;
+  long long cells = 0;
+  int levels = 1;
+  double stepSeconds = 0.0; // wall time of this step's halo fill and update
+};
+
+class RunLog {
+public:
+  // `endTime` is the simulated time the run stops at, for the ETA; progressEvery = 0 prints none.
+  RunLog(const std::filesystem::path& jsonLinesPath, double endTime, int progressEvery);
+
+  void step(const StepReport& r);
+  void output(long long step, double time, const std::filesystem::path& file);
+  void finish(long long steps, double time);
+
+  double cellUpdatesPerSecond() const;
+
+private:
+  void line(const std::string& json);
+
+  std::ofstream json_;
+  std::filesystem::path path_;
+  double endTime_;
+  int progressEvery_;
+  double steppingSeconds_ = 0.0; // sum of step wall times, output excluded
+  double cellUpdates_ = 0.0;
+};
+
+} // namespace tessera::io

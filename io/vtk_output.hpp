@@ -1,0 +1,68 @@
+#pragma once
+// VTK output of patch data through the VTK library: one .vtu per rank and output step, one .pvtu
+// per output step that names the ranks' pieces, and one .pvd time series per run. Every file is
+// written under a temporary name (the final name plus ".tmp", in the same folder) and renamed, so
+// a reader never sees a half-written file.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace tessera::io {
+
+// The output cells of one rank: the interior cells of its patches, patch after patch, x fastest
+// within a patch (the order of PatchLayout::interiorCell).
+struct PatchMesh {
+  int dim = 2;          // 2 or 3
+  int cellsPerAxis = 0; // N
+  // Per patch: lower corner and cell size, three components each (z unused in 2D).
+  std::vector<double> origin;
+  std::vector<double> dx;
+  std::vector<int> patchId; // global patch id
+  std::vector<int> level;   // refinement level (0 on a uniform grid)
+
+  int numPatches() const { return int(patchId.size()); }
+  long long numCells() const;
+};
+
+// A cell-data array: one value per output cell, in PatchMesh order.
+struct CellArray {
+  std::string name;
+  std::vector<double> values;
+};
+
+// Writes the steps of one run into `directory` (created if missing):
+//   <base>.pvd                       the time series ParaView opens
+//   <base>_<step>.pvtu               one per output step
+//   <base>_<step>/rank_<rank>.vtu    one per rank and output step
+// Paths inside the .pvd and .pvtu files are relative to `directory`. Pieces are binary appended
+// data compressed with zlib; cells are VTK_QUAD (2D) or VTK_HEXAHEDRON (3D), and patches do not
+// share points. Cell data: the given arrays (Float64) plus Int32 arrays patch_id, level and rank.
+// All ranks must pass the same array names in the same order: the .pvtu lists rank 0's arrays.
+//
+// Ordering across ranks: rank 0's write() of a step writes its own piece, then the .pvtu that
+// names every rank's piece, then the .pvd; ranks > 0 write only their piece. So rank 0 must call
+// write() for a step only after every other rank's write() of that step has returned (with MPI: a
+// barrier between the other ranks' write() and rank 0's). No MPI is used here.
+class VtkSeriesWriter {
+ public:
+  // Throws std::invalid_argument unless 0 <= rank < numRanks and baseName is a plain file name.
+  VtkSeriesWriter(std::filesystem::path directory, std::string baseName, int rank, int numRanks);
+
+  // Writes one output step and, on rank 0, the .pvtu and the .pvd with every step this writer has
+  // written (a step written again replaces its entry). Returns the path of the .pvtu on every
+  // rank. Throws std::invalid_argument for an inconsistent mesh or an array without
+  // mesh.numCells() values (before any file is touched), std::runtime_error (or
+  // std::filesystem::filesystem_error) naming the file when writing fails.
+  std::filesystem::path write(int step, double time, const PatchMesh& mesh,
+                              const std::vector<CellArray>& arrays);
+
+  std::filesystem::path seriesPath() const;
+
+ private:
+  std::filesystem::path directory_;
+  std::string baseName_;
+  int rank_, numRanks_;
+  std::vector<std::pair<double, std::string>> written_; // (time, .pvtu name relative to directory)
+};
+
+} // namespace tessera::io

@@ -1,0 +1,79 @@
+// Device twins of the engine's host loops and reductions, compared with the host versions.
+// Skipped where no device is visible.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "engine/device_array.hpp"
+#include "engine/gpu_runtime.hpp"
+#include "engine/parallel_for.hpp"
+#include "engine/parallel_for_device.hpp"
+#include "engine/reduce.hpp"
+
+namespace tessera {
+namespace {
+
+class EngineDevice : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (!deviceAvailable())
+      GTEST_SKIP() << "no GPU visible";
+  }
+};
+
+// The loop body both back ends run: a value that depends on patch and cell in a nonlinear way.
+struct FillBody {
+  double* out;
+  int cellsPerPatch;
+  TESSERA_HOST_DEVICE void operator()(int p, int c) const {
+    out[std::size_t(p) * cellsPerPatch + c] = std::sin(0.01 * c + 0.3 * p) * (1.0 + p % 7);
+  }
+};
+
+TEST_F(EngineDevice, ForEachPatchCellMatchesTheHostTwin) {
+  const int patches = 333, cells = 18 * 18 * 18;
+  DeviceArray<double> device(std::size_t(patches) * cells, MemorySpace::Device);
+  std::vector<double> poison(device.size(), std::nan(""));
+  device.copyFromHost(poison); // every element must be written by the kernel
+  forEachPatchCellDevice(patches, cells, FillBody{device.data(), cells});
+
+  DeviceArray<double> host(device.size(), MemorySpace::Host);
+  forEachPatchCell(patches, cells, FillBody{host.data(), cells});
+
+  std::vector<double> fromDevice(device.size());
+  device.copyToHost(fromDevice);
+  for (std::size_t i = 0; i < fromDevice.size(); ++i)
+    ASSERT_NEAR(fromDevice[i], host.hostSpan()[i], 1e-12 * (1.0 + std::fabs(host.hostSpan()[i])))
+        << "element " << i;
+}
+
+TEST_F(EngineDevice, ReductionsMatchTheHostTwin) {
+  for (std::size_t n : {std::size_t(1), std::size_t(1000), std::size_t(1) << 22}) {
+    std::vector<double> values(n);
+    for (std::size_t i = 0; i < n; ++i)
+      values[i] = std::cos(1e-3 * double(i)) + 1e-6 * double(i % 101);
+    DeviceArray<double> device(n, MemorySpace::Device);
+    device.copyFromHost(values);
+    for (ReduceKind kind : {ReduceKind::Min, ReduceKind::Max, ReduceKind::Sum}) {
+      const double d = reduce(device, kind);
+      const double h = reduceHost(values, kind);
+      EXPECT_NEAR(d, h, 1e-12 * std::fabs(h)) << "n " << n << " kind " << int(kind);
+    }
+  }
+}
+
+TEST_F(EngineDevice, CheckedCallsReportFileLineAndMessage) {
+  try {
+    TESSERA_GPU_CHECK(gpuMemcpy(nullptr, reinterpret_cast<void*>(0x1), 8, gpuMemcpyDefault));
+    FAIL() << "an invalid copy did not fail";
+  } catch (const GpuError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("test_engine_device.cu"), std::string::npos) << what;
+    EXPECT_NE(what.find("gpuMemcpy"), std::string::npos) << what;
+  }
+  (void)gpuGetLastError();
+}
+
+} // namespace
+} // namespace tessera

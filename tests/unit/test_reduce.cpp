@@ -1,0 +1,52 @@
+// Host reductions against sequential loops.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "engine/device_array.hpp"
+#include "engine/reduce.hpp"
+
+namespace tessera {
+namespace {
+
+TEST(Reduce, HostMinMaxSumMatchSequentialLoops) {
+  DeviceArray<double> a(10007, MemorySpace::Host);
+  double mn = INFINITY, mx = -INFINITY, sum = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const double v = std::sin(0.37 * double(i)) * 10.0 + double(i % 17);
+    a.hostSpan()[i] = v;
+    mn = std::min(mn, v);
+    mx = std::max(mx, v);
+    sum += v;
+  }
+  EXPECT_EQ(reduce(a, ReduceKind::Min), mn);
+  EXPECT_EQ(reduce(a, ReduceKind::Max), mx);
+  EXPECT_NEAR(reduce(a, ReduceKind::Sum), sum, 1e-12 * std::fabs(sum) + 1e-9);
+}
+
+TEST(Reduce, EmptyArrayGivesTheIdentity) {
+  DeviceArray<double> empty(0, MemorySpace::Host);
+  EXPECT_EQ(reduce(empty, ReduceKind::Min), INFINITY);
+  EXPECT_EQ(reduce(empty, ReduceKind::Sum), 0.0);
+}
+
+TEST(DeviceArray, HostCopiesAndMoves) {
+  DeviceArray<double> a(5, MemorySpace::Host);
+  const std::vector<double> src = {1, 2, 3, 4, 5};
+  a.copyFromHost(src);
+  DeviceArray<double> b(5, MemorySpace::Host);
+  b.copyFrom(a);
+  DeviceArray<double> c = std::move(b);
+  EXPECT_EQ(b.data(), nullptr);
+  std::vector<double> out(5);
+  c.copyToHost(out);
+  EXPECT_EQ(out, src);
+  EXPECT_THROW(c.copyFromHost(std::vector<double>(4)), std::length_error);
+  if (!deviceAvailable()) {
+    EXPECT_THROW(DeviceArray<double>(4, MemorySpace::Device), std::exception);
+  }
+}
+
+} // namespace
+} // namespace tessera

@@ -1,0 +1,100 @@
+#pragma once
+// From a case configuration to Tessera's objects: the patch grid, the boundary, the PDE and its
+// initial data. Each reader names the keys it reads; Config turns bad values into errors.
+#include <array>
+#include <string>
+#include <variant>
+
+#include "io/config.hpp"
+#include "patches/boundary.hpp"
+#include "patches/uniform_patch_grid.hpp"
+#include "solvers/advection.hpp"
+#include "solvers/euler.hpp"
+#include "solvers/initial_conditions.hpp"
+
+namespace tessera::cli {
+
+inline constexpr std::array<const char*, 3> kAxisNames = {"x", "y", "z"};
+
+template <int Dim>
+Vec<double, Dim> toVec(const std::vector<double>& v) {
+  Vec<double, Dim> r{};
+  for (int a = 0; a < Dim; ++a)
+    r[a] = v[a];
+  return r;
+}
+
+template <int Dim>
+UniformPatchGrid<Dim> readGrid(io::Config& cfg, int numVars) {
+  PatchLayout<Dim> layout;
+  layout.cellsPerAxis = cfg.getInt("mesh.cells_per_patch", 16, io::Range::closed(2, 128));
+  layout.halo = 1; // first-order Rusanov needs one halo layer
+  layout.numVars = numVars;
+  const std::vector<int> patches =
+      cfg.getInts("mesh.patches", std::vector<int>(Dim, 8), Dim, io::Range::closed(1, 1 << 20));
+  const std::vector<double> lower = cfg.getDoubles("mesh.lower", std::vector<double>(Dim, 0.0), Dim);
+  const std::vector<double> upper = cfg.getDoubles("mesh.upper", std::vector<double>(Dim, 1.0), Dim);
+  Vec<int, Dim> np{};
+  for (int a = 0; a < Dim; ++a) {
+    np[a] = patches[a];
+    if (!(upper[a] > lower[a]))
+      cfg.fail(io::ConfigErrorKind::Inconsistent, "mesh.upper",
+               "must exceed mesh.lower on every axis");
+  }
+  return UniformPatchGrid<Dim>(layout, np, toVec<Dim>(lower), toVec<Dim>(upper));
+}
+
+// Reads boundary.<axis>_<lower|upper>; `inflowState` reads the state an inflow face imposes.
+template <int Dim, class InflowState>
+DomainBoundary<Dim> readBoundary(io::Config& cfg, InflowState&& inflowState) {
+  const std::vector<std::string> kinds = {"outflow", "reflecting", "periodic", "inflow"};
+  DomainBoundary<Dim> b;
+  bool anyInflow = false;
+  for (int a = 0; a < Dim; ++a)
+    for (int side = 0; side < 2; ++side) {
+      const std::string key =
+          std::string("boundary.") + kAxisNames[a] + (side == 0 ? "_lower" : "_upper");
+      b.kind[a][side] = *parseBoundaryKind(cfg.getChoice(key, "outflow", kinds));
+      anyInflow = anyInflow || b.kind[a][side] == BoundaryKind::Inflow;
+    }
+  for (int a = 0; a < Dim; ++a)
+    if ((b.kind[a][0] == BoundaryKind::Periodic) != (b.kind[a][1] == BoundaryKind::Periodic))
+      cfg.fail(io::ConfigErrorKind::Inconsistent, std::string("boundary.") + kAxisNames[a] + "_upper",
+               "periodic boundaries come in pairs: set both " + std::string(kAxisNames[a]) +
+                   "_lower and " + kAxisNames[a] + "_upper to \"periodic\"");
+  if (anyInflow) {
+    const std::vector<double> state = inflowState();
+    for (int a = 0; a < Dim; ++a)
+      for (int side = 0; side < 2; ++side)
+        if (b.kind[a][side] == BoundaryKind::Inflow)
+          b.inflowState[a][side] = state;
+  }
+  return b;
+}
+
+template <int Dim>
+typename Euler<Dim>::State readEulerPrimitive(io::Config& cfg, const std::string& prefix) {
+  typename Euler<Dim>::State w;
+  w[Euler<Dim>::kDensity] = cfg.getDouble(prefix + ".density", std::nullopt, io::Range::positive());
+  const std::vector<double> u =
+      cfg.getDoubles(prefix + ".velocity", std::vector<double>(Dim, 0.0), Dim);
+  for (int a = 0; a < Dim; ++a)
+    w[Euler<Dim>::kMomentum + a] = u[a];
+  w[Euler<Dim>::kEnergy] = cfg.getDouble(prefix + ".pressure", std::nullopt, io::Range::positive());
+  return w;
+}
+
+template <int Dim>
+GaussianPulse<Dim> readPulse(io::Config& cfg, const UniformPatchGrid<Dim>& grid) {
+  GaussianPulse<Dim> pulse;
+  std::vector<double> mid(Dim);
+  for (int a = 0; a < Dim; ++a)
+    mid[a] = 0.5 * (grid.lower()[a] + grid.upper()[a]);
+  pulse.centre = toVec<Dim>(cfg.getDoubles("initial.center", mid, Dim));
+  pulse.width = cfg.getDouble("initial.width", 0.1, io::Range::positive());
+  pulse.amplitude = cfg.getDouble("initial.amplitude", 1.0);
+  pulse.background = cfg.getDouble("initial.background", 1.0);
+  return pulse;
+}
+
+} // namespace tessera::cli

@@ -1,0 +1,46 @@
+// The tessera command: `tessera run case.toml [--set key=value ...] [--quiet]`.
+#include <cstdio>
+#include <exception>
+
+#include <CLI/CLI.hpp>
+
+#include "io/config.hpp"
+#include "solvers/time_step.hpp"
+#include "tools/tessera/run_case.hpp"
+
+int main(int argc, char** argv) {
+  using namespace tessera;
+  CLI::App app{"Tessera: adaptive patch-based finite volumes"};
+  app.set_version_flag("--version", "tessera 0.1.0");
+  app.require_subcommand(1);
+
+  cli::RunRequest request;
+  CLI::App* run = app.add_subcommand("run", "Run the simulation a case file describes");
+  run->add_option("case", request.caseFile, "Case file (TOML)")->required();
+  run->add_option("--set", request.overrides,
+                  "Override a setting, e.g. --set time.end_time=0.2 (repeatable)")
+      ->type_name("KEY=VALUE");
+  run->add_flag("--quiet", request.quiet, "No progress line per step");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version are "errors" with exit code 0; real usage errors exit with Usage.
+    const int code = app.exit(e);
+    return code == 0 ? 0 : static_cast<int>(io::ConfigErrorKind::Usage);
+  }
+
+  try {
+    cli::runCase(request);
+    return 0;
+  } catch (const io::ConfigError& e) {
+    std::fprintf(stderr, "tessera: error: %s\n", e.what());
+    return e.exitCode();
+  } catch (const UnphysicalStateError& e) {
+    std::fprintf(stderr, "tessera: error: the solution became unphysical: %s\n", e.what());
+    return cli::kExitUnphysicalState;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tessera: error: %s\n", e.what());
+    return cli::kExitOutputError;
+  }
+}

@@ -1,0 +1,205 @@
+#include "tools/tessera/run_case.hpp"
+
+#include <cstdio>
+#include <filesystem>
+
+#include "engine/timer.hpp"
+#include "io/atomic_file.hpp"
+#include "io/config.hpp"
+#include "io/run_log.hpp"
+#include "solvers/patch_solver.hpp"
+#include "tools/tessera/case_reader.hpp"
+#if TESSERA_HAS_VTK
+#include "io/patch_output.hpp"
+#include "io/vtk_output.hpp"
+#endif
+
+namespace tessera::cli {
+namespace {
+
+using io::Config;
+using io::ConfigErrorKind;
+
+struct RunSettings {
+  double endTime = 0.0;
+  long long maxSteps = 0;
+  double outputInterval = 0.0;
+  bool writeOutput = true;
+  std::filesystem::path directory;
+  std::string name;
+  int progressEvery = 1;
+};
+
+RunSettings readRunSettings(Config& cfg, const RunRequest& request) {
+  RunSettings s;
+  s.endTime = cfg.getDouble("time.end_time", std::nullopt, io::Range::positive());
+  s.maxSteps = cfg.getInt("time.max_steps", 1000000, io::Range::closed(1, 2e9));
+  s.outputInterval =
+      cfg.getDouble("output.interval", s.endTime / 10, io::Range::closed(0.0, INFINITY));
+  s.writeOutput = cfg.getBool("output.enabled", true);
+  s.name = cfg.getString("output.name", request.caseFile.stem().string());
+  s.directory = cfg.getString("output.directory", "output/" + s.name);
+  s.progressEvery = cfg.getInt("output.progress_every", 1, io::Range::closed(0, 1e9));
+  if (s.name.empty() || s.name.find('/') != std::string::npos)
+    cfg.fail(ConfigErrorKind::OutOfRange, "output.name", "must be a plain file name");
+  return s;
+}
+
+template <ConservationLaw PDE, class Initial>
+void simulate(Config& cfg, const RunRequest& request, PDE pde, Initial initial,
+              UniformPatchGrid<PDE::kDim> grid, const DomainBoundary<PDE::kDim>& boundary) {
+  constexpr int Dim = PDE::kDim;
+  const double cfl =
+      cfg.getDouble("time.cfl", 0.8 / Dim, io::Range{0.0, 1.0 / Dim, true, false});
+  const RunSettings run = readRunSettings(cfg, request);
+  cfg.rejectUnreadKeys(); // every key has been read: anything left is a mistake
+
+  PatchSolver<PDE> solver(pde, std::move(grid), boundary, cfl);
+  solver.initialise(initial);
+
+  std::error_code ec;
+  std::filesystem::create_directories(run.directory, ec);
+  if (ec || !std::filesystem::is_directory(run.directory))
+    throw std::runtime_error(run.directory.string() + ": cannot create the output folder (" +
+                             ec.message() + ")");
+  io::writeFileAtomically(run.directory / "config.toml", cfg.effectiveToml());
+  io::RunLog log(run.directory / "log.jsonl", run.endTime, request.quiet ? 0 : run.progressEvery);
+
+#if TESSERA_HAS_VTK
+  io::VtkSeriesWriter writer(run.directory, run.name, 0, 1);
+  const io::PatchMesh mesh =
+      io::patchMesh<Dim>(solver.grid().layout(), solver.geometry(), /*firstPatchId=*/0);
+  const auto writeOutput = [&]() {
+    if (!run.writeOutput)
+      return;
+    const auto file = writer.write(int(solver.step()), solver.time(), mesh,
+                                   io::cellArrays(solver.pde(), solver.state()));
+    log.output(solver.step(), solver.time(), file);
+  };
+#else
+  if (run.writeOutput)
+    std::printf("note: this build has no VTK output (TESSERA_ENABLE_VTK=OFF); writing none\n");
+  const auto writeOutput = [] {};
+#endif
+
+  std::printf("tessera: %s, %dD, %d patches of %d^%d cells, %lld cells, CFL %.3g, to t = %g\n",
+              request.caseFile.string().c_str(), Dim, solver.grid().numPatches(),
+              solver.grid().layout().cellsPerAxis, Dim, solver.grid().numCells(), cfl,
+              run.endTime);
+  writeOutput();
+  double nextOutput = run.outputInterval > 0 ? run.outputInterval : run.endTime;
+  // Steps end exactly on output times and on the end time; a relative slack absorbs round-off.
+  const double slack = 1e-12 * run.endTime;
+  while (solver.time() < run.endTime - slack && solver.step() < run.maxSteps) {
+    double dt = solver.stableDt();
+    const double target = std::min(nextOutput, run.endTime);
+    const bool reachesTarget = solver.time() + dt >= target - slack;
+    if (reachesTarget)
+      dt = target - solver.time();
+    Stopwatch watch;
+    solver.advance(dt);
+    log.step({solver.step(), solver.time(), dt, solver.grid().numPatches(),
+              solver.grid().numCells(), 1, watch.seconds()});
+    if (reachesTarget) {
+      if (target == nextOutput && target < run.endTime - slack) {
+        writeOutput();
+        nextOutput += run.outputInterval;
+      }
+    }
+  }
+  writeOutput();
+  log.finish(solver.step(), solver.time());
+  if (solver.time() < run.endTime - slack)
+    std::printf("stopped at time.max_steps = %lld before time.end_time\n", run.maxSteps);
+}
+
+template <int Dim>
+void runEuler(Config& cfg, const RunRequest& request) {
+  Euler<Dim> pde;
+  pde.gamma = cfg.getDouble("physics.gamma", 1.4, io::Range{1.0, 10.0, true, false});
+  UniformPatchGrid<Dim> grid = readGrid<Dim>(cfg, Euler<Dim>::kNumVars);
+  const DomainBoundary<Dim> boundary = readBoundary<Dim>(cfg, [&] {
+    const auto q = pde.toConserved(readEulerPrimitive<Dim>(cfg, "boundary.inflow"));
+    return std::vector<double>(q.v, q.v + Euler<Dim>::kNumVars);
+  });
+
+  const std::string type = cfg.getChoice("initial.type", std::nullopt, {"sedov", "riemann", "pulse"});
+  if (type == "sedov") {
+    SedovBlast<Dim> ic;
+    ic.pde = pde;
+    std::vector<double> mid(Dim);
+    double maxDx = 0.0;
+    for (int a = 0; a < Dim; ++a) {
+      mid[a] = 0.5 * (grid.lower()[a] + grid.upper()[a]);
+      maxDx = std::max(maxDx, grid.cellSize(a));
+    }
+    ic.energy = cfg.getDouble("initial.energy", 1.0, io::Range::positive());
+    ic.density = cfg.getDouble("initial.density", 1.0, io::Range::positive());
+    ic.pressure = cfg.getDouble("initial.pressure", 1e-5, io::Range::positive());
+    ic.centre = toVec<Dim>(cfg.getDoubles("initial.center", mid, Dim));
+    ic.radius = cfg.getDouble("initial.radius", 3.5 * maxDx, io::Range::positive());
+    try {
+      ic.placeOn(grid);
+    } catch (const std::invalid_argument& e) {
+      cfg.fail(ConfigErrorKind::Inconsistent, "initial.radius",
+               "no cell centre lies within the blast radius; use at least half a cell width");
+    }
+    simulate(cfg, request, pde, ic, std::move(grid), boundary);
+  } else if (type == "riemann") {
+    RiemannProblem<Dim> ic;
+    ic.pde = pde;
+    const std::string axis = cfg.getChoice("initial.axis", "x",
+                                           std::vector<std::string>(kAxisNames.begin(),
+                                                                    kAxisNames.begin() + Dim));
+    ic.axis = int(axis[0] - 'x');
+    ic.position = cfg.getDouble("initial.position",
+                                0.5 * (grid.lower()[ic.axis] + grid.upper()[ic.axis]));
+    for (int side = 0; side < 2; ++side) {
+      const std::string prefix = side == 0 ? "initial.left" : "initial.right";
+      double* state = side == 0 ? ic.left : ic.right;
+      state[0] = cfg.getDouble(prefix + ".density", std::nullopt, io::Range::positive());
+      state[1] = cfg.getDouble(prefix + ".velocity", 0.0);
+      state[2] = cfg.getDouble(prefix + ".pressure", std::nullopt, io::Range::positive());
+    }
+    simulate(cfg, request, pde, ic, std::move(grid), boundary);
+  } else {
+    EulerPulse<Dim> ic;
+    ic.pde = pde;
+    ic.pulse = readPulse<Dim>(cfg, grid);
+    if (ic.pulse.background + std::min(ic.pulse.amplitude, 0.0) <= 0.0)
+      cfg.fail(ConfigErrorKind::Inconsistent, "initial.amplitude",
+               "the density background + amplitude must stay positive");
+    ic.velocity = toVec<Dim>(cfg.getDoubles("initial.velocity", std::vector<double>(Dim, 0.0), Dim));
+    ic.pressure = cfg.getDouble("initial.pressure", 1.0, io::Range::positive());
+    simulate(cfg, request, pde, ic, std::move(grid), boundary);
+  }
+}
+
+template <int Dim>
+void runAdvection(Config& cfg, const RunRequest& request) {
+  Advection<Dim> pde;
+  pde.velocity = toVec<Dim>(cfg.getDoubles("physics.velocity", std::vector<double>(Dim, 1.0), Dim));
+  UniformPatchGrid<Dim> grid = readGrid<Dim>(cfg, 1);
+  const DomainBoundary<Dim> boundary = readBoundary<Dim>(cfg, [&] {
+    return std::vector<double>{cfg.getDouble("boundary.inflow.value", std::nullopt)};
+  });
+  cfg.getChoice("initial.type", std::nullopt, {"pulse"});
+  ScalarPulse<Dim> ic{readPulse<Dim>(cfg, grid)};
+  simulate(cfg, request, pde, ic, std::move(grid), boundary);
+}
+
+} // namespace
+
+void runCase(const RunRequest& request) {
+  Config cfg = Config::fromFile(request.caseFile);
+  for (const std::string& assignment : request.overrides)
+    cfg.applyOverride(assignment);
+  const int dim = cfg.getInt("mesh.dimension", 2, io::Range::closed(2, 3));
+  const std::string system = cfg.getChoice("physics.system", "euler", {"euler", "advection"});
+  if (system == "euler")
+    dim == 2 ? runEuler<2>(cfg, request) : runEuler<3>(cfg, request);
+  else
+    dim == 2 ? runAdvection<2>(cfg, request) : runAdvection<3>(cfg, request);
+}
+
+} // namespace tessera::cli
