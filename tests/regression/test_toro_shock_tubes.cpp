@@ -1,10 +1,14 @@
 // Toro's shock tubes 1-5 (Riemann Solvers and Numerical Methods for Fluid Dynamics, Table 4.1)
 // along x on a patch grid, against the exact solution's cell averages (tests/support, written
-// independently of the solver). First-order Rusanov smears contacts over O(sqrt(t dx)) and shocks
-// over O(dx), so the L1 density error falls like dx^(1/2) to dx^1: the bounds below are the
-// measured errors with a margin of about 15% (a regression guard), and the error must fall by at
-// least a factor 0.85 from 400 to 800 cells (theory: 0.71 for contact-dominated, 0.5 for shock-
-// dominated errors).
+// independently of the solver).
+//
+// The bounds: a first-order monotone scheme converges in L1 like dx^(1/2) for discontinuous data
+// (Kuznetsov's estimate; contacts smear over O(sqrt(t dx))), and like dx where shocks dominate.
+// Measured at 400 / 800 cells (2026-11-21): Test 1 0.01184 / 0.00755, Test 2 0.01376 / 0.00938,
+// Test 3 0.1527 / 0.1059, Test 4 0.1445 / 0.1007, Test 5 0.06096 / 0.03030: ratios 0.64-0.70,
+// and 0.50 for the shock-dominated Test 5. Each bound is the measured error plus 15%, a guard
+// against regressions, and doubling the resolution must cut the error by at least the factor
+// 0.75: a little slack over the sqrt(1/2) = 0.71 of the dx^(1/2) estimate.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -22,6 +26,8 @@ struct ToroTest {
   double left[3], right[3]; // density, velocity, pressure
   double position, endTime;
   double boundL1at400, boundL1at800;
+
+  friend void PrintTo(const ToroTest& t, std::ostream* os) { *os << t.name; }
 };
 
 // Runs the Riemann problem to endTime with `cells` cells along x and returns the L1 density error
@@ -79,11 +85,11 @@ double l1DensityError(const ToroTest& t, int cells, int cellsPerPatch, double cf
 
 // Table 4.1 of Toro; the last two numbers are the error bounds at 400 and 800 cells.
 const ToroTest kToroTests[] = {
-    {"Test1", {1.0, 0.0, 1.0}, {0.125, 0.0, 0.1}, 0.5, 0.25, 0, 0},
-    {"Test2", {1.0, -2.0, 0.4}, {1.0, 2.0, 0.4}, 0.5, 0.15, 0, 0},
-    {"Test3", {1.0, 0.0, 1000.0}, {1.0, 0.0, 0.01}, 0.5, 0.012, 0, 0},
-    {"Test4", {1.0, 0.0, 0.01}, {1.0, 0.0, 100.0}, 0.4, 0.035, 0, 0},
-    {"Test5", {5.99924, 19.5975, 460.894}, {5.99242, -6.19633, 46.0950}, 0.8, 0.035, 0, 0},
+    {"Test1", {1.0, 0.0, 1.0}, {0.125, 0.0, 0.1}, 0.5, 0.25, 0.0136, 0.0087},
+    {"Test2", {1.0, -2.0, 0.4}, {1.0, 2.0, 0.4}, 0.5, 0.15, 0.0158, 0.0108},
+    {"Test3", {1.0, 0.0, 1000.0}, {1.0, 0.0, 0.01}, 0.5, 0.012, 0.176, 0.122},
+    {"Test4", {1.0, 0.0, 0.01}, {1.0, 0.0, 100.0}, 0.4, 0.035, 0.166, 0.116},
+    {"Test5", {5.99924, 19.5975, 460.894}, {5.99242, -6.19633, 46.0950}, 0.8, 0.035, 0.070, 0.035},
 };
 
 class ToroShockTube : public ::testing::TestWithParam<ToroTest> {};
@@ -96,7 +102,7 @@ TEST_P(ToroShockTube, L1DensityErrorIsBoundedAndFallsWithResolution) {
               e800 / e400);
   EXPECT_LT(e400, t.boundL1at400);
   EXPECT_LT(e800, t.boundL1at800);
-  EXPECT_LT(e800, 0.85 * e400);
+  EXPECT_LT(e800, 0.75 * e400);
 }
 
 INSTANTIATE_TEST_SUITE_P(Toro, ToroShockTube, ::testing::ValuesIn(kToroTests),
