@@ -1,10 +1,9 @@
 #pragma once
 // The fused first-order Rusanov update of every patch on the host back end: per patch, the face
-// fluxes of each axis (line by line, held in small per-thread buffers the way the device kernel
-// holds them in shared memory), the update Q_new = Q - dt/dx sum_a (F_a(i+1/2) - F_a(i-1/2)), and
-// the largest eigenvalue of the new state reduced to one value per patch for the next dt.
-// Reads the state with its halo once and writes the interior once; no temporaries in main memory.
-#include <algorithm>
+// fluxes of each axis, the update Q_new = Q - dt/dx sum_a (F_a(i+1/2) - F_a(i-1/2)), and the
+// largest eigenvalue of the new state reduced to one value per patch for the next dt.
+// Reads the state with its halo once and writes the interior once; fluxes live in a few rows of
+// per-thread scratch (the device kernel's shared memory), never in main memory.
 #include <cstring>
 #include <span>
 #include <stdexcept>
@@ -17,90 +16,191 @@
 
 namespace tessera {
 
-// Longest line of cells (interior plus one halo cell per side) the per-thread buffers hold.
+// Longest row of cells (interior plus one halo cell per side) the per-thread buffers hold.
 inline constexpr int kMaxCellsPerAxis = 128;
 
 namespace detail {
 
-template <ConservationLaw PDE>
-TESSERA_INLINE typename PDE::State loadState(const double* q, std::size_t varStride, int offset) {
-  typename PDE::State s;
-  for (int v = 0; v < PDE::kNumVars; ++v)
-    s[v] = q[v * varStride + offset];
-  return s;
+// Structure-of-arrays buffers of one row of cells along x: states, physical fluxes along the
+// sweep axis, eigenvalues, and face fluxes. Loops over a row run over contiguous x, so the
+// compiler vectorises them whatever the sweep axis is.
+template <int NumVars>
+struct RowBuffer {
+  alignas(64) double q[NumVars][kMaxCellsPerAxis + 2];
+  alignas(64) double f[NumVars][kMaxCellsPerAxis + 2];
+  alignas(64) double lambda[kMaxCellsPerAxis + 2];
+  alignas(64) double face[NumVars][kMaxCellsPerAxis + 2];
+};
+
+// Per-thread scratch for one patch: two rows and two rows of face fluxes.
+template <int NumVars>
+struct PatchScratch {
+  RowBuffer<NumVars> rows[2], faces[2];
+};
+
+// Fills row buffer entries [0, count) from `count` consecutive x cells starting at offset `at`:
+// states, physical fluxes and eigenvalues along Axis.
+template <int Axis, ConservationLaw PDE>
+inline void evaluateRow(const PDE& pde, const double* q, std::size_t vs, int at, int count,
+                        RowBuffer<PDE::kNumVars>& row) {
+  using State = typename PDE::State;
+  for (int i = 0; i < count; ++i) {
+    State s;
+    for (int v = 0; v < PDE::kNumVars; ++v)
+      s[v] = q[v * vs + at + i];
+    const State f = pde.flux(s, Axis);
+    for (int v = 0; v < PDE::kNumVars; ++v) {
+      row.q[v][i] = s[v];
+      row.f[v][i] = f[v];
+    }
+    row.lambda[i] = pde.maxEigenvalue(s, Axis);
+  }
 }
 
-// Largest eigenvalue over all axes and all interior cells of one patch.
+// out.face[v][i] = Rusanov flux between entry i + leftShift of `left` and entry i + rightShift
+// of `right`.
+template <int NumVars>
+inline void faceFluxes(const RowBuffer<NumVars>& left, int leftShift,
+                       const RowBuffer<NumVars>& right, int rightShift, int count,
+                       RowBuffer<NumVars>& out) {
+  using State = Vec<double, NumVars>;
+  for (int i = 0; i < count; ++i) {
+    State qL, qR, fL, fR;
+    for (int v = 0; v < NumVars; ++v) {
+      qL[v] = left.q[v][i + leftShift];
+      qR[v] = right.q[v][i + rightShift];
+      fL[v] = left.f[v][i + leftShift];
+      fR[v] = right.f[v][i + rightShift];
+    }
+    const State F = rusanovFaceFlux(qL, qR, fL, fR, left.lambda[i + leftShift],
+                                    right.lambda[i + rightShift]);
+    for (int v = 0; v < NumVars; ++v)
+      out.face[v][i] = F[v];
+  }
+}
+
+// Offset of cell (0, j, k) of a patch: the start of an interior x row.
+template <int Dim>
+int rowStart(const PatchLayout<Dim>& layout, int j, int k) {
+  CellIndex<Dim> c{};
+  c[1] = j;
+  if constexpr (Dim == 3)
+    c[2] = k;
+  return layout.cellOffset(c);
+}
+
+// The x sweep: along each row, fluxes at the N + 1 faces, then the update of the N cells.
 template <ConservationLaw PDE>
-double patchMaxEigenvalue(const PDE& pde, const PatchLayout<PDE::kDim>& layout, const double* q) {
-  double lambda = 0.0;
-  for (int n = 0; n < layout.interiorCells(); ++n) {
-    const auto s = loadState<PDE>(q, layout.varStride(), layout.cellOffset(layout.interiorCell(n)));
-    for (int a = 0; a < PDE::kDim; ++a) {
-      const double l = pde.maxEigenvalue(s, a);
-      if (l != l) // NaN (negative pressure or density) poisons the patch so dt reports it
-        return l;
-      lambda = l > lambda ? l : lambda;
+void sweepX(const PDE& pde, const PatchLayout<PDE::kDim>& layout, const double* q, double* qNew,
+            double ratio, RowBuffer<PDE::kNumVars>& row, RowBuffer<PDE::kNumVars>& faces) {
+  const int n = layout.cellsPerAxis;
+  const std::size_t vs = layout.varStride();
+  const int planes = PDE::kDim == 3 ? n : 1;
+  for (int k = 0; k < planes; ++k)
+    for (int j = 0; j < n; ++j) {
+      const int start = rowStart(layout, j, k);
+      evaluateRow<0>(pde, q, vs, start - 1, n + 2, row);
+      faceFluxes(row, 0, row, 1, n + 1, faces);
+      for (int v = 0; v < PDE::kNumVars; ++v)
+        for (int i = 0; i < n; ++i)
+          qNew[v * vs + start + i] -= ratio * (faces.face[v][i + 1] - faces.face[v][i]);
+    }
+}
+
+// A y or z sweep: whole x rows march along Axis; the row below and the face below are kept, so
+// each row's physical flux and each face's Rusanov flux are evaluated once.
+template <int Axis, ConservationLaw PDE>
+void sweepRows(const PDE& pde, const PatchLayout<PDE::kDim>& layout, const double* q,
+               double* qNew, double ratio, PatchScratch<PDE::kNumVars>& scratch) {
+  const int n = layout.cellsPerAxis;
+  const std::size_t vs = layout.varStride();
+  const int stride = layout.axisStride(Axis);
+  const int across = PDE::kDim == 3 ? n : 1; // rows of the other transverse axis
+  for (int o = 0; o < across; ++o) {
+    // Row m along Axis starts at base + m * stride; m = -1 is the halo row.
+    const int base = Axis == 1 ? rowStart(layout, 0, o) : rowStart(layout, o, 0);
+    evaluateRow<Axis>(pde, q, vs, base - stride, n, scratch.rows[0]);
+    for (int m = 0; m <= n; ++m) {
+      const auto& below = scratch.rows[m % 2]; // row m - 1
+      auto& above = scratch.rows[(m + 1) % 2];  // row m
+      evaluateRow<Axis>(pde, q, vs, base + m * stride, n, above);
+      auto& face = scratch.faces[m % 2]; // the face between rows m - 1 and m
+      faceFluxes(below, 0, above, 0, n, face);
+      if (m == 0)
+        continue;
+      const auto& faceBelow = scratch.faces[(m + 1) % 2];
+      const int at = base + (m - 1) * stride;
+      for (int v = 0; v < PDE::kNumVars; ++v)
+        for (int i = 0; i < n; ++i)
+          qNew[v * vs + at + i] -= ratio * (face.face[v][i] - faceBelow.face[v][i]);
     }
   }
-  return lambda;
 }
 
-// First cell (offset, halo cell at index -1 along `axis`) of line number `line` along `axis`.
-template <int Dim>
-int lineStart(const PatchLayout<Dim>& layout, int axis, int line) {
-  CellIndex<Dim> c{};
-  for (int a = 0; a < Dim; ++a) {
-    if (a == axis)
-      continue;
-    c[a] = line % layout.cellsPerAxis;
-    line /= layout.cellsPerAxis;
+// The largest eigenvalue over all axes of one state. A PDE may provide maxEigenvalueAllAxes when
+// it computes that more cheaply than Dim separate calls (Euler shares one sound speed).
+template <ConservationLaw PDE>
+TESSERA_INLINE double maxEigenvalueAllAxes(const PDE& pde, const typename PDE::State& s) {
+  if constexpr (requires { pde.maxEigenvalueAllAxes(s); }) {
+    return pde.maxEigenvalueAllAxes(s);
+  } else {
+    double lambda = 0.0;
+    for (int a = 0; a < PDE::kDim; ++a) {
+      const double l = pde.maxEigenvalue(s, a);
+      lambda = l > lambda || l != l ? l : lambda;
+    }
+    return lambda;
   }
-  c[axis] = -1;
-  return layout.cellOffset(c);
+}
+
+// Largest eigenvalue over all interior cells of one patch; NaN if any cell gives NaN (negative
+// pressure or density), so that the time step reports it.
+template <ConservationLaw PDE>
+double patchMaxEigenvalue(const PDE& pde, const PatchLayout<PDE::kDim>& layout, const double* q,
+                          RowBuffer<PDE::kNumVars>& row) {
+  using State = typename PDE::State;
+  const int n = layout.cellsPerAxis;
+  const std::size_t vs = layout.varStride();
+  const int planes = PDE::kDim == 3 ? n : 1;
+  double lambda = 0.0;
+  for (int k = 0; k < planes; ++k)
+    for (int j = 0; j < n; ++j) {
+      const int start = rowStart(layout, j, k);
+      for (int i = 0; i < n; ++i) { // vectorised: the expensive part
+        State s;
+        for (int v = 0; v < PDE::kNumVars; ++v)
+          s[v] = q[v * vs + start + i];
+        row.lambda[i] = maxEigenvalueAllAxes(pde, s);
+      }
+      for (int i = 0; i < n; ++i) {
+        const double l = row.lambda[i];
+        if (l != l)
+          return l;
+        lambda = l > lambda ? l : lambda;
+      }
+    }
+  return lambda;
 }
 
 template <ConservationLaw PDE>
 void updatePatch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                  const PatchGeometry<PDE::kDim>& geometry, const double* q, double* qNew,
-                 double dt) {
-  using State = typename PDE::State;
-  constexpr int Dim = PDE::kDim;
+                 double dt, PatchScratch<PDE::kNumVars>& scratch) {
   const int n = layout.cellsPerAxis;
   const std::size_t vs = layout.varStride();
-
-  // Q_new starts as Q on the interior, row by row (x rows are contiguous).
-  const int rows = layout.interiorCells() / n;
+  const int planes = PDE::kDim == 3 ? n : 1;
+  // Q_new starts as Q on the interior, copied in one burst while the memory system streams it;
+  // each sweep then subtracts its flux differences from cached data.
   for (int v = 0; v < PDE::kNumVars; ++v)
-    for (int r = 0; r < rows; ++r) {
-      const int off = lineStart(layout, 0, r) + 1;
-      std::memcpy(qNew + v * vs + off, q + v * vs + off, sizeof(double) * n);
-    }
-
-  State qLine[kMaxCellsPerAxis + 2], fLine[kMaxCellsPerAxis + 2];
-  double lambdaLine[kMaxCellsPerAxis + 2];
-  State faceFlux[kMaxCellsPerAxis + 1];
-  for (int axis = 0; axis < Dim; ++axis) {
-    const int stride = layout.axisStride(axis);
-    const double ratio = dt / geometry.dx[axis];
-    const int lines = layout.interiorCells() / n;
-    for (int line = 0; line < lines; ++line) {
-      const int start = lineStart(layout, axis, line);
-      for (int i = 0; i < n + 2; ++i) {
-        qLine[i] = loadState<PDE>(q, vs, start + i * stride);
-        fLine[i] = pde.flux(qLine[i], axis);
-        lambdaLine[i] = pde.maxEigenvalue(qLine[i], axis);
+    for (int k = 0; k < planes; ++k)
+      for (int j = 0; j < n; ++j) {
+        const int start = rowStart(layout, j, k);
+        std::memcpy(qNew + v * vs + start, q + v * vs + start, sizeof(double) * n);
       }
-      for (int i = 0; i < n + 1; ++i)
-        faceFlux[i] = rusanovFaceFlux(qLine[i], qLine[i + 1], fLine[i], fLine[i + 1],
-                                      lambdaLine[i], lambdaLine[i + 1]);
-      for (int i = 0; i < n; ++i) {
-        const int off = start + (i + 1) * stride;
-        for (int v = 0; v < PDE::kNumVars; ++v)
-          qNew[v * vs + off] -= ratio * (faceFlux[i + 1][v] - faceFlux[i][v]);
-      }
-    }
-  }
+  sweepX(pde, layout, q, qNew, dt / geometry.dx[0], scratch.rows[0], scratch.faces[0]);
+  sweepRows<1>(pde, layout, q, qNew, dt / geometry.dx[1], scratch);
+  if constexpr (PDE::kDim == 3)
+    sweepRows<2>(pde, layout, q, qNew, dt / geometry.dx[2], scratch);
 }
 
 } // namespace detail
@@ -115,8 +215,9 @@ void rusanovUpdateHost(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
     throw std::invalid_argument("rusanovUpdateHost: at most 128 cells per patch axis");
   const std::size_t ps = layout.patchStride();
   forEachPatch(int(geometry.size()), [&](int p) {
-    detail::updatePatch(pde, layout, geometry[p], q + p * ps, qNew + p * ps, dt);
-    patchLambda[p] = detail::patchMaxEigenvalue(pde, layout, qNew + p * ps);
+    thread_local detail::PatchScratch<PDE::kNumVars> scratch;
+    detail::updatePatch(pde, layout, geometry[p], q + p * ps, qNew + p * ps, dt, scratch);
+    patchLambda[p] = detail::patchMaxEigenvalue(pde, layout, qNew + p * ps, scratch.rows[0]);
   });
 }
 
@@ -126,7 +227,8 @@ void maxEigenvaluesHost(const PDE& pde, const PatchLayout<PDE::kDim>& layout, in
                         const double* q, double* patchLambda) {
   const std::size_t ps = layout.patchStride();
   forEachPatch(numPatches, [&](int p) {
-    patchLambda[p] = detail::patchMaxEigenvalue(pde, layout, q + p * ps);
+    thread_local detail::RowBuffer<PDE::kNumVars> row;
+    patchLambda[p] = detail::patchMaxEigenvalue(pde, layout, q + p * ps, row);
   });
 }
 
