@@ -16,10 +16,16 @@
 namespace tessera {
 namespace {
 
-// About 2^22 cells in 2D and 2^21 in 3D: 100-200 MB per state, far beyond the caches.
+// Main memory: about 2^22 cells in 2D and 2^21 in 3D, 100-200 MB per state, far beyond the
+// caches. In cache: about 2^13 cells, both states within the two cores' L2, to separate the cost
+// of arithmetic from the cost of memory traffic.
+enum class Size { MainMemory, InCache };
+
 template <int Dim>
-Vec<int, Dim> patchesFor(int n) {
-  const double target = Dim == 2 ? double(1 << 22) : double(1 << 21);
+Vec<int, Dim> patchesFor(int n, Size size) {
+  const double target = size == Size::InCache ? double(1 << 13)
+                        : Dim == 2            ? double(1 << 22)
+                                              : double(1 << 21);
   const int perAxis = int(std::lround(std::pow(target / std::pow(n, Dim), 1.0 / Dim)));
   return Vec<int, Dim>::filled(perAxis < 1 ? 1 : perAxis);
 }
@@ -31,8 +37,8 @@ struct Setup {
   std::vector<PatchGeometry<Dim>> geometry;
   std::vector<double> lambda;
 
-  explicit Setup(int n)
-      : grid(PatchLayout<Dim>{n, 1, Dim + 2}, patchesFor<Dim>(n), Vec<double, Dim>::filled(0),
+  Setup(int n, Size size)
+      : grid(PatchLayout<Dim>{n, 1, Dim + 2}, patchesFor<Dim>(n, size), Vec<double, Dim>::filled(0),
              Vec<double, Dim>::filled(1)),
         q(grid.layout(), grid.numPatches(), MemorySpace::Host),
         qNew(grid.layout(), grid.numPatches(), MemorySpace::Host), geometry(grid.geometries()),
@@ -64,7 +70,7 @@ struct Setup {
 
 template <int Dim>
 void BM_HostCopy(benchmark::State& state) {
-  Setup<Dim> s(int(state.range(0)));
+  Setup<Dim> s(int(state.range(0)), Size::MainMemory);
   const std::size_t n = s.q.array().size();
   const double* src = s.q.data();
   double* dst = s.qNew.data();
@@ -78,9 +84,9 @@ void BM_HostCopy(benchmark::State& state) {
                                               benchmark::Counter::kIsIterationInvariantRate);
 }
 
-template <int Dim>
+template <int Dim, Size size>
 void BM_FusedUpdate(benchmark::State& state) {
-  Setup<Dim> s(int(state.range(0)));
+  Setup<Dim> s(int(state.range(0)), size);
   const Euler<Dim> pde;
   const double dt = 1e-4;
   for (auto _ : state) {
@@ -105,9 +111,11 @@ void patchSizes3D(benchmark::internal::Benchmark* b) {
 }
 
 BENCHMARK(BM_HostCopy<2>)->Apply(patchSizes2D);
-BENCHMARK(BM_FusedUpdate<2>)->Apply(patchSizes2D);
+BENCHMARK(BM_FusedUpdate<2, Size::MainMemory>)->Apply(patchSizes2D);
+BENCHMARK(BM_FusedUpdate<2, Size::InCache>)->Apply(patchSizes2D);
 BENCHMARK(BM_HostCopy<3>)->Apply(patchSizes3D);
-BENCHMARK(BM_FusedUpdate<3>)->Apply(patchSizes3D);
+BENCHMARK(BM_FusedUpdate<3, Size::MainMemory>)->Apply(patchSizes3D);
+BENCHMARK(BM_FusedUpdate<3, Size::InCache>)->Apply(patchSizes3D);
 
 } // namespace
 } // namespace tessera

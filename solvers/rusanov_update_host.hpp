@@ -4,6 +4,7 @@
 // largest eigenvalue of the new state reduced to one value per patch for the next dt.
 // Reads the state with its halo once and writes the interior once; fluxes live in a few rows of
 // per-thread scratch (the device kernel's shared memory), never in main memory.
+#include <algorithm>
 #include <cstring>
 #include <span>
 #include <stdexcept>
@@ -92,12 +93,24 @@ int rowStart(const PatchLayout<Dim>& layout, int j, int k) {
 // The x sweep: along each row, fluxes at the N + 1 faces, then the update of the N cells.
 template <ConservationLaw PDE>
 void sweepX(const PDE& pde, const PatchLayout<PDE::kDim>& layout, const double* q, double* qNew,
-            double ratio, RowBuffer<PDE::kNumVars>& row, RowBuffer<PDE::kNumVars>& faces) {
+            double ratio, RowBuffer<PDE::kNumVars>& row, RowBuffer<PDE::kNumVars>& faces,
+            const double* nextQ, double* nextQNew) {
   const int n = layout.cellsPerAxis;
   const std::size_t vs = layout.varStride();
   const int planes = PDE::kDim == 3 ? n : 1;
+  // While this patch computes, the next one streams in: a slice of it per row of this sweep.
+  constexpr std::size_t kLine = 64 / sizeof(double);
+  const std::size_t slice = (layout.patchStride() / (planes * n) + kLine - 1) / kLine * kLine;
   for (int k = 0; k < planes; ++k)
     for (int j = 0; j < n; ++j) {
+      if (nextQ) {
+        const std::size_t from = std::size_t(k * n + j) * slice;
+        const std::size_t to = std::min(from + slice, layout.patchStride());
+        for (std::size_t i = from; i < to; i += kLine) {
+          __builtin_prefetch(nextQ + i, 0);
+          __builtin_prefetch(nextQNew + i, 1);
+        }
+      }
       const int start = rowStart(layout, j, k);
       evaluateRow<0>(pde, q, vs, start - 1, n + 2, row);
       faceFluxes(row, 0, row, 1, n + 1, faces);
@@ -185,7 +198,8 @@ double patchMaxEigenvalue(const PDE& pde, const PatchLayout<PDE::kDim>& layout, 
 template <ConservationLaw PDE>
 void updatePatch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                  const PatchGeometry<PDE::kDim>& geometry, const double* q, double* qNew,
-                 double dt, PatchScratch<PDE::kNumVars>& scratch) {
+                 double dt, PatchScratch<PDE::kNumVars>& scratch, const double* nextQ,
+                 double* nextQNew) {
   const int n = layout.cellsPerAxis;
   const std::size_t vs = layout.varStride();
   const int planes = PDE::kDim == 3 ? n : 1;
@@ -197,7 +211,8 @@ void updatePatch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
         const int start = rowStart(layout, j, k);
         std::memcpy(qNew + v * vs + start, q + v * vs + start, sizeof(double) * n);
       }
-  sweepX(pde, layout, q, qNew, dt / geometry.dx[0], scratch.rows[0], scratch.faces[0]);
+  sweepX(pde, layout, q, qNew, dt / geometry.dx[0], scratch.rows[0], scratch.faces[0], nextQ,
+         nextQNew);
   sweepRows<1>(pde, layout, q, qNew, dt / geometry.dx[1], scratch);
   if constexpr (PDE::kDim == 3)
     sweepRows<2>(pde, layout, q, qNew, dt / geometry.dx[2], scratch);
@@ -214,9 +229,12 @@ void rusanovUpdateHost(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
   if (layout.cellsPerAxis > kMaxCellsPerAxis)
     throw std::invalid_argument("rusanovUpdateHost: at most 128 cells per patch axis");
   const std::size_t ps = layout.patchStride();
-  forEachPatch(int(geometry.size()), [&](int p) {
+  const int numPatches = int(geometry.size());
+  forEachPatch(numPatches, [&](int p) {
     thread_local detail::PatchScratch<PDE::kNumVars> scratch;
-    detail::updatePatch(pde, layout, geometry[p], q + p * ps, qNew + p * ps, dt, scratch);
+    const bool last = p + 1 == numPatches;
+    detail::updatePatch(pde, layout, geometry[p], q + p * ps, qNew + p * ps, dt, scratch,
+                        last ? nullptr : q + (p + 1) * ps, last ? nullptr : qNew + (p + 1) * ps);
     patchLambda[p] = detail::patchMaxEigenvalue(pde, layout, qNew + p * ps, scratch.rows[0]);
   });
 }
