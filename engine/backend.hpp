@@ -30,9 +30,12 @@ constexpr Backend compiledDeviceBackend() {
 
 constexpr std::string_view backendName(Backend b) {
   switch (b) {
-  case Backend::Host: return "host";
-  case Backend::Cuda: return "cuda";
-  case Backend::Hip: return "hip";
+  case Backend::Host:
+    return "host";
+  case Backend::Cuda:
+    return "cuda";
+  case Backend::Hip:
+    return "hip";
   }
   return "unknown";
 }

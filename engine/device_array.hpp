@@ -1,13 +1,13 @@
 #pragma once
 // DeviceArray<T>: an owning, move-only array in host or device memory (RAII). No managed memory:
 // data crosses between spaces only through explicit copies.
+#include "engine/memory.hpp"
+
 #include <cstddef>
 #include <span>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
-
-#include "engine/memory.hpp"
 
 namespace tessera {
 
@@ -18,13 +18,13 @@ class DeviceArray {
 public:
   DeviceArray() = default;
   DeviceArray(std::size_t size, MemorySpace space)
-      : data_(static_cast<T*>(allocateBytes(size * sizeof(T), space))), size_(size),
-        space_(space) {}
+      : data_(static_cast<T*>(allocateBytes(size * sizeof(T), space))), size_(size), space_(space) {
+  }
   ~DeviceArray() { freeBytes(data_, space_); }
 
   DeviceArray(DeviceArray&& o) noexcept
-      : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)),
-        space_(o.space_) {}
+      : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)), space_(o.space_) {
+  }
   DeviceArray& operator=(DeviceArray&& o) noexcept {
     if (this != &o) {
       freeBytes(data_, space_);

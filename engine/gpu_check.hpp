@@ -13,17 +13,17 @@ public:
 
 [[noreturn]] inline void throwGpuError(const char* call, const char* file, int line,
                                        const char* message) {
-  throw GpuError(std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " +
-                 message);
+  throw GpuError(std::string(file) + ":" + std::to_string(line) + ": " + call +
+                 " failed: " + message);
 }
 
 } // namespace tessera
 
-#define TESSERA_GPU_CHECK(call)                                                                  \
-  do {                                                                                           \
-    const gpuError_t tesseraGpuStatus = (call);                                                  \
-    if (tesseraGpuStatus != gpuSuccess)                                                          \
-      ::tessera::throwGpuError(#call, __FILE__, __LINE__, gpuGetErrorString(tesseraGpuStatus));  \
+#define TESSERA_GPU_CHECK(call)                                                                    \
+  do {                                                                                             \
+    const gpuError_t tesseraGpuStatus = (call);                                                    \
+    if (tesseraGpuStatus != gpuSuccess)                                                            \
+      ::tessera::throwGpuError(#call, __FILE__, __LINE__, gpuGetErrorString(tesseraGpuStatus));    \
   } while (0)
 
 // After a kernel launch: launch-configuration errors surface here, not at the next call.

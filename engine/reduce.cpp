@@ -29,9 +29,12 @@ double reduceHostWith(std::span<const double> values) {
 
 double reduceHost(std::span<const double> values, ReduceKind kind) {
   switch (kind) {
-  case ReduceKind::Min: return reduceHostWith<MinOp>(values);
-  case ReduceKind::Max: return reduceHostWith<MaxOp>(values);
-  case ReduceKind::Sum: return reduceHostWith<SumOp>(values);
+  case ReduceKind::Min:
+    return reduceHostWith<MinOp>(values);
+  case ReduceKind::Max:
+    return reduceHostWith<MaxOp>(values);
+  case ReduceKind::Sum:
+    return reduceHostWith<SumOp>(values);
   }
   return 0.0;
 }

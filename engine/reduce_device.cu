@@ -49,9 +49,12 @@ double reduceWith(const double* values, std::size_t n) {
 
 double reduceDevice(const double* values, std::size_t n, ReduceKind kind) {
   switch (kind) {
-  case ReduceKind::Min: return reduceWith<MinOp>(values, n);
-  case ReduceKind::Max: return reduceWith<MaxOp>(values, n);
-  case ReduceKind::Sum: return reduceWith<SumOp>(values, n);
+  case ReduceKind::Min:
+    return reduceWith<MinOp>(values, n);
+  case ReduceKind::Max:
+    return reduceWith<MaxOp>(values, n);
+  case ReduceKind::Sum:
+    return reduceWith<SumOp>(values, n);
   }
   return 0.0;
 }

@@ -39,7 +39,8 @@ bool insertAt(toml::table& root, const std::string& key, T&& value) {
 void collectLeafKeys(const toml::table& t, const std::string& prefix,
                      std::vector<std::string>& out) {
   for (const auto& [k, node] : t) {
-    const std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+    const std::string key =
+        prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
     if (const toml::table* sub = node.as_table(); sub && !sub->empty())
       collectLeafKeys(*sub, key, out);
     else
@@ -107,8 +108,8 @@ Config Config::fromString(std::string_view toml, std::string sourceName) {
   } catch (const toml::parse_error& e) {
     throw ConfigError(ConfigErrorKind::Syntax,
                       sourceName + ":" + std::to_string(e.source().begin.line) + ":" +
-                          std::to_string(e.source().begin.column) + ": not valid TOML: " +
-                          std::string(e.description()));
+                          std::to_string(e.source().begin.column) +
+                          ": not valid TOML: " + std::string(e.description()));
   }
 }
 
@@ -137,7 +138,9 @@ const toml::node* Config::find(const std::string& key) const {
   return table_.at_path(key).node();
 }
 
-bool Config::has(const std::string& key) const { return find(key) != nullptr; }
+bool Config::has(const std::string& key) const {
+  return find(key) != nullptr;
+}
 
 std::string Config::where(const std::string& key) const {
   if (overridden_.count(key))
@@ -168,8 +171,8 @@ double Config::getDouble(const std::string& key, std::optional<double> fallback,
   double x;
   if (!n) {
     if (!fallback)
-      throw ConfigError(ConfigErrorKind::MissingKey, sourceName_ + ": required key '" + key +
-                                                         "' is missing (a number)");
+      throw ConfigError(ConfigErrorKind::MissingKey,
+                        sourceName_ + ": required key '" + key + "' is missing (a number)");
     x = *fallback;
   } else {
     read_.insert(key);
@@ -188,8 +191,8 @@ int Config::getInt(const std::string& key, std::optional<int> fallback, Range ra
   long long x;
   if (!n) {
     if (!fallback)
-      throw ConfigError(ConfigErrorKind::MissingKey, sourceName_ + ": required key '" + key +
-                                                         "' is missing (an integer)");
+      throw ConfigError(ConfigErrorKind::MissingKey,
+                        sourceName_ + ": required key '" + key + "' is missing (an integer)");
     x = *fallback;
   } else {
     read_.insert(key);
@@ -269,8 +272,8 @@ std::vector<double> Config::getDoubles(const std::string& key,
     read_.insert(key);
     const toml::array* a = n->as_array();
     if (!a || a->size() != size)
-      fail(ConfigErrorKind::WrongType, key, "expected an array of " + std::to_string(size) +
-                                                " numbers");
+      fail(ConfigErrorKind::WrongType, key,
+           "expected an array of " + std::to_string(size) + " numbers");
     for (const toml::node& e : *a) {
       if (!e.is_number())
         fail(ConfigErrorKind::WrongType, key,

@@ -10,9 +10,8 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <vector>
-
 #include <toml++/toml.h>
+#include <vector>
 
 namespace tessera::io {
 
@@ -66,8 +65,9 @@ public:
   std::string getString(const std::string& key, std::optional<std::string> fallback);
   std::string getChoice(const std::string& key, std::optional<std::string> fallback,
                         const std::vector<std::string>& choices);
-  std::vector<double> getDoubles(const std::string& key, std::optional<std::vector<double>> fallback,
-                                 std::size_t size, Range range = {});
+  std::vector<double> getDoubles(const std::string& key,
+                                 std::optional<std::vector<double>> fallback, std::size_t size,
+                                 Range range = {});
   std::vector<int> getInts(const std::string& key, std::optional<std::vector<int>> fallback,
                            std::size_t size, Range range = {});
   bool has(const std::string& key) const;

@@ -58,12 +58,13 @@ void RunLog::step(const StepReport& r) {
   line("{\"event\":\"step\",\"step\":" + std::to_string(r.step) + ",\"time\":" + number(r.time) +
        ",\"dt\":" + number(r.dt) + ",\"patches\":" + std::to_string(r.patches) +
        ",\"cells\":" + std::to_string(r.cells) + ",\"levels\":" + std::to_string(r.levels) +
-       ",\"step_seconds\":" + number(r.stepSeconds) + ",\"cell_updates_per_second\":" +
-       number(rate) + ",\"eta_seconds\":" + number(eta) + "}");
+       ",\"step_seconds\":" + number(r.stepSeconds) +
+       ",\"cell_updates_per_second\":" + number(rate) + ",\"eta_seconds\":" + number(eta) + "}");
   if (progressEvery_ > 0 && r.step % progressEvery_ == 0)
-    std::printf("step %6lld  t %.6e  dt %.3e  patches %d  cells %lld  levels %d  %.3e cell-updates/s"
-                "  ETA %s\n",
-                r.step, r.time, r.dt, r.patches, r.cells, r.levels, rate, duration(eta).c_str());
+    std::printf(
+        "step %6lld  t %.6e  dt %.3e  patches %d  cells %lld  levels %d  %.3e cell-updates/s"
+        "  ETA %s\n",
+        r.step, r.time, r.dt, r.patches, r.cells, r.levels, rate, duration(eta).c_str());
 }
 
 void RunLog::output(long long step, double time, const std::filesystem::path& file) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
+#include <cstdio>
 #include <fstream>
 #include <initializer_list>
 #include <stdexcept>
@@ -274,7 +275,10 @@ VtkSeriesWriter::VtkSeriesWriter(fs::path directory, std::string baseName, int r
 fs::path VtkSeriesWriter::write(int step, double time, const PatchMesh& mesh,
                                 const std::vector<CellArray>& arrays) {
   checkInput(mesh, arrays);
-  const std::string stepName = baseName_ + "_" + std::to_string(step);
+  // Zero-padded, so that a directory listing sorts the steps in order.
+  char number[16];
+  std::snprintf(number, sizeof number, "%06d", step);
+  const std::string stepName = baseName_ + "_" + number;
   fs::create_directories(directory_ / stepName);
   const auto grid = buildGrid(mesh, arrays, rank_);
   writePiece(grid, directory_ / pieceName(stepName, rank_));

@@ -34,6 +34,7 @@ struct CellArray {
 //   <base>.pvd                       the time series ParaView opens
 //   <base>_<step>.pvtu               one per output step
 //   <base>_<step>/rank_<rank>.vtu    one per rank and output step
+//   (<step> is the step number in six digits, so that listings sort in time order)
 // Paths inside the .pvd and .pvtu files are relative to `directory`. Pieces are binary appended
 // data compressed with zlib; cells are VTK_QUAD (2D) or VTK_HEXAHEDRON (3D), and patches do not
 // share points. Cell data: the given arrays (Float64) plus Int32 arrays patch_id, level and rank.
@@ -44,7 +45,7 @@ struct CellArray {
 // write() for a step only after every other rank's write() of that step has returned (with MPI: a
 // barrier between the other ranks' write() and rank 0's). No MPI is used here.
 class VtkSeriesWriter {
- public:
+public:
   // Throws std::invalid_argument unless 0 <= rank < numRanks and baseName is a plain file name.
   VtkSeriesWriter(std::filesystem::path directory, std::string baseName, int rank, int numRanks);
 
@@ -58,7 +59,7 @@ class VtkSeriesWriter {
 
   std::filesystem::path seriesPath() const;
 
- private:
+private:
   std::filesystem::path directory_;
   std::string baseName_;
   int rank_, numRanks_;

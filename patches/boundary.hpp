@@ -16,10 +16,14 @@ enum class BoundaryKind {
 
 constexpr std::string_view boundaryKindName(BoundaryKind k) {
   switch (k) {
-  case BoundaryKind::Outflow: return "outflow";
-  case BoundaryKind::Reflecting: return "reflecting";
-  case BoundaryKind::Periodic: return "periodic";
-  case BoundaryKind::Inflow: return "inflow";
+  case BoundaryKind::Outflow:
+    return "outflow";
+  case BoundaryKind::Reflecting:
+    return "reflecting";
+  case BoundaryKind::Periodic:
+    return "periodic";
+  case BoundaryKind::Inflow:
+    return "inflow";
   }
   return "unknown";
 }

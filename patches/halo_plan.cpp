@@ -1,9 +1,9 @@
 #include "patches/halo_plan.hpp"
 
+#include "patches/uniform_patch_grid.hpp"
+
 #include <stdexcept>
 #include <string>
-
-#include "patches/uniform_patch_grid.hpp"
 
 namespace tessera {
 namespace {

@@ -7,11 +7,11 @@
 // scale 1 is a translation (neighbour or periodic image), -1 a mirror (reflecting wall) and 0 a
 // clamp (outflow). Variables named by the PDE's reflection parity change sign once for every axis
 // in reflectMask. A fixed-state operation writes inflowStates[fixedState] instead.
-#include <vector>
-
 #include "engine/small_vector.hpp"
 #include "patches/boundary.hpp"
 #include "patches/patch_layout.hpp"
+
+#include <vector>
 
 namespace tessera {
 

@@ -2,10 +2,6 @@
 // PatchSolver<PDE>: first-order Rusanov time stepping of a PDE on a uniform patch grid, host back
 // end. Holds the state twice (current and next), the halo plan and the per-patch eigenvalues; one
 // advance() is halo fill, fused update and swap, and leaves the eigenvalues for the next dt.
-#include <span>
-#include <utility>
-#include <vector>
-
 #include "engine/device_array.hpp"
 #include "engine/parallel_for.hpp"
 #include "engine/timer.hpp"
@@ -16,6 +12,10 @@
 #include "solvers/pde.hpp"
 #include "solvers/rusanov_update_host.hpp"
 #include "solvers/time_step.hpp"
+
+#include <span>
+#include <utility>
+#include <vector>
 
 namespace tessera {
 
@@ -56,7 +56,8 @@ public:
 
   // The largest stable step for the current state.
   double stableDt() const {
-    return stableTimeStep<kDim>(cfl_, patchLambda_, std::span<const PatchGeometry<kDim>>(geometry_));
+    return stableTimeStep<kDim>(cfl_, patchLambda_,
+                                std::span<const PatchGeometry<kDim>>(geometry_));
   }
 
   void advance(double dt) {

@@ -4,16 +4,16 @@
 // largest eigenvalue of the new state reduced to one value per patch for the next dt.
 // Reads the state with its halo once and writes the interior once; fluxes live in a few rows of
 // per-thread scratch (the device kernel's shared memory), never in main memory.
-#include <algorithm>
-#include <cstring>
-#include <span>
-#include <stdexcept>
-
 #include "engine/parallel_for.hpp"
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
 #include "solvers/pde.hpp"
 #include "solvers/rusanov.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <span>
+#include <stdexcept>
 
 namespace tessera {
 
@@ -73,8 +73,8 @@ inline void faceFluxes(const RowBuffer<NumVars>& left, int leftShift,
       fL[v] = left.f[v][i + leftShift];
       fR[v] = right.f[v][i + rightShift];
     }
-    const State F = rusanovFaceFlux(qL, qR, fL, fR, left.lambda[i + leftShift],
-                                    right.lambda[i + rightShift]);
+    const State F =
+        rusanovFaceFlux(qL, qR, fL, fR, left.lambda[i + leftShift], right.lambda[i + rightShift]);
     for (int v = 0; v < NumVars; ++v)
       out.face[v][i] = F[v];
   }
@@ -120,36 +120,6 @@ void sweepX(const PDE& pde, const PatchLayout<PDE::kDim>& layout, const double* 
     }
 }
 
-// A y or z sweep: whole x rows march along Axis; the row below and the face below are kept, so
-// each row's physical flux and each face's Rusanov flux are evaluated once.
-template <int Axis, ConservationLaw PDE>
-void sweepRows(const PDE& pde, const PatchLayout<PDE::kDim>& layout, const double* q,
-               double* qNew, double ratio, PatchScratch<PDE::kNumVars>& scratch) {
-  const int n = layout.cellsPerAxis;
-  const std::size_t vs = layout.varStride();
-  const int stride = layout.axisStride(Axis);
-  const int across = PDE::kDim == 3 ? n : 1; // rows of the other transverse axis
-  for (int o = 0; o < across; ++o) {
-    // Row m along Axis starts at base + m * stride; m = -1 is the halo row.
-    const int base = Axis == 1 ? rowStart(layout, 0, o) : rowStart(layout, o, 0);
-    evaluateRow<Axis>(pde, q, vs, base - stride, n, scratch.rows[0]);
-    for (int m = 0; m <= n; ++m) {
-      const auto& below = scratch.rows[m % 2]; // row m - 1
-      auto& above = scratch.rows[(m + 1) % 2];  // row m
-      evaluateRow<Axis>(pde, q, vs, base + m * stride, n, above);
-      auto& face = scratch.faces[m % 2]; // the face between rows m - 1 and m
-      faceFluxes(below, 0, above, 0, n, face);
-      if (m == 0)
-        continue;
-      const auto& faceBelow = scratch.faces[(m + 1) % 2];
-      const int at = base + (m - 1) * stride;
-      for (int v = 0; v < PDE::kNumVars; ++v)
-        for (int i = 0; i < n; ++i)
-          qNew[v * vs + at + i] -= ratio * (face.face[v][i] - faceBelow.face[v][i]);
-    }
-  }
-}
-
 // The largest eigenvalue over all axes of one state. A PDE may provide maxEigenvalueAllAxes when
 // it computes that more cheaply than Dim separate calls (Euler shares one sound speed).
 template <ConservationLaw PDE>
@@ -166,40 +136,93 @@ TESSERA_INLINE double maxEigenvalueAllAxes(const PDE& pde, const typename PDE::S
   }
 }
 
-// Largest eigenvalue over all interior cells of one patch; NaN if any cell gives NaN (negative
-// pressure or density), so that the time step reports it.
+// The largest eigenvalue of n consecutive x cells from offset `at` (NaN if any is NaN).
 template <ConservationLaw PDE>
-double patchMaxEigenvalue(const PDE& pde, const PatchLayout<PDE::kDim>& layout, const double* q,
-                          RowBuffer<PDE::kNumVars>& row) {
+double rowMaxEigenvalue(const PDE& pde, const double* q, std::size_t vs, int at, int n,
+                        RowBuffer<PDE::kNumVars>& scratch) {
   using State = typename PDE::State;
+  for (int i = 0; i < n; ++i) { // vectorised: the expensive part
+    State s;
+    for (int v = 0; v < PDE::kNumVars; ++v)
+      s[v] = q[v * vs + at + i];
+    scratch.lambda[i] = maxEigenvalueAllAxes(pde, s);
+  }
+  double lambda = 0.0;
+  for (int i = 0; i < n; ++i) {
+    const double l = scratch.lambda[i];
+    if (l != l)
+      return l;
+    lambda = l > lambda ? l : lambda;
+  }
+  return lambda;
+}
+
+// A y or z sweep: whole x rows march along Axis; the row below and the face below are kept, so
+// each row's physical flux and each face's Rusanov flux are evaluated once. The last sweep also
+// reduces the eigenvalues of each finished row while it is still in L1; it returns their maximum
+// (NaN if any is NaN), the other sweeps return 0.
+template <int Axis, ConservationLaw PDE>
+double sweepRows(const PDE& pde, const PatchLayout<PDE::kDim>& layout, const double* q,
+                 double* qNew, double ratio, PatchScratch<PDE::kNumVars>& scratch) {
+  constexpr bool kLastSweep = Axis == PDE::kDim - 1;
+  double lambda = 0.0;
   const int n = layout.cellsPerAxis;
   const std::size_t vs = layout.varStride();
-  const int planes = PDE::kDim == 3 ? n : 1;
-  double lambda = 0.0;
-  for (int k = 0; k < planes; ++k)
-    for (int j = 0; j < n; ++j) {
-      const int start = rowStart(layout, j, k);
-      for (int i = 0; i < n; ++i) { // vectorised: the expensive part
-        State s;
-        for (int v = 0; v < PDE::kNumVars; ++v)
-          s[v] = q[v * vs + start + i];
-        row.lambda[i] = maxEigenvalueAllAxes(pde, s);
-      }
-      for (int i = 0; i < n; ++i) {
-        const double l = row.lambda[i];
+  const int stride = layout.axisStride(Axis);
+  const int across = PDE::kDim == 3 ? n : 1; // rows of the other transverse axis
+  for (int o = 0; o < across; ++o) {
+    // Row m along Axis starts at base + m * stride; m = -1 is the halo row.
+    const int base = Axis == 1 ? rowStart(layout, 0, o) : rowStart(layout, o, 0);
+    evaluateRow<Axis>(pde, q, vs, base - stride, n, scratch.rows[0]);
+    for (int m = 0; m <= n; ++m) {
+      const auto& below = scratch.rows[m % 2]; // row m - 1
+      auto& above = scratch.rows[(m + 1) % 2]; // row m
+      evaluateRow<Axis>(pde, q, vs, base + m * stride, n, above);
+      auto& face = scratch.faces[m % 2]; // the face between rows m - 1 and m
+      faceFluxes(below, 0, above, 0, n, face);
+      if (m == 0)
+        continue;
+      const auto& faceBelow = scratch.faces[(m + 1) % 2];
+      const int at = base + (m - 1) * stride;
+      for (int v = 0; v < PDE::kNumVars; ++v)
+        for (int i = 0; i < n; ++i)
+          qNew[v * vs + at + i] -= ratio * (face.face[v][i] - faceBelow.face[v][i]);
+      if constexpr (kLastSweep) {
+        const double l = rowMaxEigenvalue(pde, qNew, vs, at, n, scratch.faces[m % 2]);
         if (l != l)
           return l;
         lambda = l > lambda ? l : lambda;
       }
     }
+  }
   return lambda;
 }
 
+// Largest eigenvalue over all interior cells of one patch; NaN if any cell gives NaN (negative
+// pressure or density), so that the time step reports it.
 template <ConservationLaw PDE>
-void updatePatch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
-                 const PatchGeometry<PDE::kDim>& geometry, const double* q, double* qNew,
-                 double dt, PatchScratch<PDE::kNumVars>& scratch, const double* nextQ,
-                 double* nextQNew) {
+double patchMaxEigenvalue(const PDE& pde, const PatchLayout<PDE::kDim>& layout, const double* q,
+                          RowBuffer<PDE::kNumVars>& scratch) {
+  const int n = layout.cellsPerAxis;
+  const int planes = PDE::kDim == 3 ? n : 1;
+  double lambda = 0.0;
+  for (int k = 0; k < planes; ++k)
+    for (int j = 0; j < n; ++j) {
+      const double l =
+          rowMaxEigenvalue(pde, q, layout.varStride(), rowStart(layout, j, k), n, scratch);
+      if (l != l)
+        return l;
+      lambda = l > lambda ? l : lambda;
+    }
+  return lambda;
+}
+
+// Updates one patch and returns the largest eigenvalue of its new state.
+template <ConservationLaw PDE>
+double updatePatch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
+                   const PatchGeometry<PDE::kDim>& geometry, const double* q, double* qNew,
+                   double dt, PatchScratch<PDE::kNumVars>& scratch, const double* nextQ,
+                   double* nextQNew) {
   const int n = layout.cellsPerAxis;
   const std::size_t vs = layout.varStride();
   const int planes = PDE::kDim == 3 ? n : 1;
@@ -213,9 +236,10 @@ void updatePatch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
       }
   sweepX(pde, layout, q, qNew, dt / geometry.dx[0], scratch.rows[0], scratch.faces[0], nextQ,
          nextQNew);
-  sweepRows<1>(pde, layout, q, qNew, dt / geometry.dx[1], scratch);
+  const double lambda = sweepRows<1>(pde, layout, q, qNew, dt / geometry.dx[1], scratch);
   if constexpr (PDE::kDim == 3)
-    sweepRows<2>(pde, layout, q, qNew, dt / geometry.dx[2], scratch);
+    return sweepRows<2>(pde, layout, q, qNew, dt / geometry.dx[2], scratch);
+  return lambda;
 }
 
 } // namespace detail
@@ -233,9 +257,9 @@ void rusanovUpdateHost(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
   forEachPatch(numPatches, [&](int p) {
     thread_local detail::PatchScratch<PDE::kNumVars> scratch;
     const bool last = p + 1 == numPatches;
-    detail::updatePatch(pde, layout, geometry[p], q + p * ps, qNew + p * ps, dt, scratch,
-                        last ? nullptr : q + (p + 1) * ps, last ? nullptr : qNew + (p + 1) * ps);
-    patchLambda[p] = detail::patchMaxEigenvalue(pde, layout, qNew + p * ps, scratch.rows[0]);
+    patchLambda[p] = detail::updatePatch(pde, layout, geometry[p], q + p * ps, qNew + p * ps, dt,
+                                         scratch, last ? nullptr : q + (p + 1) * ps,
+                                         last ? nullptr : qNew + (p + 1) * ps);
   });
 }
 

@@ -183,7 +183,7 @@ std::vector<SeriesEntry> readSeries(const fs::path& pvd) {
 }
 
 class VtkRoundTrip : public ::testing::Test {
- protected:
+protected:
   void SetUp() override {
     const std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
     dir_ = fs::temp_directory_path() /
@@ -214,18 +214,18 @@ TEST_F(VtkRoundTrip, TwoDimensionalSeries) {
   const double time5 = 1.0 / 3.0; // needs all 17 digits to read back exactly
 
   VtkSeriesWriter writer(dir_, "flow", 0, 1);
-  EXPECT_EQ(writer.write(0, 0.0, mesh, step0), dir_ / "flow_0.pvtu");
+  EXPECT_EQ(writer.write(0, 0.0, mesh, step0), dir_ / "flow_000000.pvtu");
   EXPECT_EQ(writer.write(5, time5, mesh, step5), dir_ / "flow_5.pvtu");
   EXPECT_EQ(writer.seriesPath(), dir_ / "flow.pvd");
 
-  expectGridHolds(readPvtu(dir_ / "flow_0.pvtu"), {{mesh, step0, 0}});
+  expectGridHolds(readPvtu(dir_ / "flow_000000.pvtu"), {{mesh, step0, 0}});
   expectGridHolds(readPvtu(dir_ / "flow_5.pvtu"), {{mesh, step5, 0}});
-  expectGridHolds(readVtu(dir_ / "flow_5" / "rank_0.vtu"), {{mesh, step5, 0}});
+  expectGridHolds(readVtu(dir_ / "flow_000005" / "rank_0.vtu"), {{mesh, step5, 0}});
 
   const std::vector<SeriesEntry> series = readSeries(writer.seriesPath());
   ASSERT_EQ(series.size(), 2u);
   EXPECT_EQ(series[0].time, 0.0);
-  EXPECT_EQ(series[0].file, "flow_0.pvtu");
+  EXPECT_EQ(series[0].file, "flow_000000.pvtu");
   EXPECT_EQ(series[1].time, time5);
   EXPECT_EQ(series[1].file, "flow_5.pvtu");
   for (const SeriesEntry& entry : series)
@@ -240,7 +240,7 @@ TEST_F(VtkRoundTrip, ThreeDimensionalHexahedra) {
   const fs::path pvtu = writer.write(3, 0.75, mesh, arrays);
 
   expectGridHolds(readPvtu(pvtu), {{mesh, arrays, 0}});
-  expectGridHolds(readVtu(dir_ / "nested" / "out" / "cube_3" / "rank_0.vtu"), {{mesh, arrays, 0}});
+  expectGridHolds(readVtu(dir_ / "nested" / "out" / "cube_000003" / "rank_0.vtu"), {{mesh, arrays, 0}});
   const std::vector<SeriesEntry> series = readSeries(writer.seriesPath());
   ASSERT_EQ(series.size(), 1u);
   EXPECT_EQ(series[0].time, 0.75);
@@ -255,20 +255,20 @@ TEST_F(VtkRoundTrip, TwoRanksShareOneSummary) {
 
   // Rank 1 first: it writes only its piece, no summary and no series.
   VtkSeriesWriter writer1(dir_, "run", 1, 2);
-  EXPECT_EQ(writer1.write(2, 0.5, mesh1, arrays1), dir_ / "run_2.pvtu");
-  EXPECT_TRUE(fs::exists(dir_ / "run_2" / "rank_1.vtu"));
-  EXPECT_FALSE(fs::exists(dir_ / "run_2.pvtu"));
+  EXPECT_EQ(writer1.write(2, 0.5, mesh1, arrays1), dir_ / "run_000002.pvtu");
+  EXPECT_TRUE(fs::exists(dir_ / "run_000002" / "rank_1.vtu"));
+  EXPECT_FALSE(fs::exists(dir_ / "run_000002.pvtu"));
   EXPECT_FALSE(fs::exists(dir_ / "run.pvd"));
 
   VtkSeriesWriter writer0(dir_, "run", 0, 2);
   writer0.write(2, 0.5, mesh0, arrays0);
 
-  expectGridHolds(readPvtu(dir_ / "run_2.pvtu"), {{mesh0, arrays0, 0}, {mesh1, arrays1, 1}});
-  expectGridHolds(readVtu(dir_ / "run_2" / "rank_1.vtu"), {{mesh1, arrays1, 1}});
+  expectGridHolds(readPvtu(dir_ / "run_000002.pvtu"), {{mesh0, arrays0, 0}, {mesh1, arrays1, 1}});
+  expectGridHolds(readVtu(dir_ / "run_000002" / "rank_1.vtu"), {{mesh1, arrays1, 1}});
   const std::vector<SeriesEntry> series = readSeries(writer0.seriesPath());
   ASSERT_EQ(series.size(), 1u);
   EXPECT_EQ(series[0].time, 0.5);
-  EXPECT_EQ(series[0].file, "run_2.pvtu");
+  EXPECT_EQ(series[0].file, "run_000002.pvtu");
   expectNoTemporaries();
 }
 
@@ -279,7 +279,7 @@ TEST_F(VtkRoundTrip, RewrittenStepKeepsOneSeriesEntry) {
   const std::vector<CellArray> again = arraysFor(mesh, 9.0);
   writer.write(1, 0.5, mesh, again);
 
-  expectGridHolds(readPvtu(dir_ / "flow_1.pvtu"), {{mesh, again, 0}});
+  expectGridHolds(readPvtu(dir_ / "flow_000001.pvtu"), {{mesh, again, 0}});
   EXPECT_EQ(readSeries(writer.seriesPath()).size(), 1u);
 }
 
@@ -316,7 +316,7 @@ TEST_F(VtkRoundTrip, InvalidInputThrows) {
 TEST_F(VtkRoundTrip, WriterFailureThrowsAndRemovesTemporary) {
   const PatchMesh mesh = mesh2D();
   // An empty folder in the way of the piece's temporary makes VTK's writer fail to open it.
-  const fs::path piece = dir_ / "flow_0" / "rank_0.vtu";
+  const fs::path piece = dir_ / "flow_000000" / "rank_0.vtu";
   fs::create_directories(fs::path(piece) += ".tmp");
   VtkSeriesWriter writer(dir_, "flow", 0, 1);
 
@@ -330,7 +330,7 @@ TEST_F(VtkRoundTrip, WriterFailureThrowsAndRemovesTemporary) {
   vtkObject::GlobalWarningDisplayOn();
 
   EXPECT_FALSE(fs::exists(piece));
-  EXPECT_FALSE(fs::exists(dir_ / "flow_0.pvtu"));
+  EXPECT_FALSE(fs::exists(dir_ / "flow_000000.pvtu"));
   EXPECT_FALSE(fs::exists(dir_ / "flow.pvd"));
   expectNoTemporaries();
 }

@@ -1,15 +1,13 @@
 // The tessera program end to end: a small case runs and leaves complete output, and every kind of
 // bad configuration stops it before any step with its own exit code and a message that names the
 // source, the key and the value.
-#include <gtest/gtest.h>
-
-#include <sys/wait.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <sstream>
 #include <string>
+#include <sys/wait.h>
 
 namespace {
 
@@ -24,7 +22,8 @@ class TesseraCli : public ::testing::Test {
 protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("tessera_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+           ("tessera_cli_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -91,8 +90,9 @@ TEST_F(TesseraCli, SmallSodCaseRunsAndWritesCompleteOutput) {
 }
 
 TEST_F(TesseraCli, OverrideChangesTheRun) {
-  const Result r = run("run " + writeCase(sodCase()).string() +
-                       " --set time.end_time=0.02 --set output.name=short --set output.enabled=false");
+  const Result r =
+      run("run " + writeCase(sodCase()).string() +
+          " --set time.end_time=0.02 --set output.name=short --set output.enabled=false");
   ASSERT_EQ(r.exitCode, 0) << r.output;
   std::stringstream effective;
   effective << std::ifstream(dir_ / "output" / "short" / "config.toml").rdbuf();

@@ -1,11 +1,10 @@
 // The Sedov blast centred in a square stays mirror-symmetric: x -> 1 - x and y -> 1 - y map the
 // solution onto itself (momentum components change sign) to round-off, and so does x <-> y.
-#include <gtest/gtest.h>
-
-#include <cmath>
-
 #include "solvers/initial_conditions.hpp"
 #include "solvers/patch_solver.hpp"
+
+#include <cmath>
+#include <gtest/gtest.h>
 
 namespace tessera {
 namespace {
@@ -51,8 +50,8 @@ TEST(SedovSymmetry, MirrorAndDiagonalSymmetryHoldWhileTheShockExpands) {
       mirrorY = std::max(mirrorY, std::fabs(value(2, i, mj) + my) / momentumScale);
       diagonal = std::max(diagonal, std::fabs(value(2, j, i) - mx) / momentumScale);
     }
-  std::printf("largest relative asymmetry: mirror x %.3e, mirror y %.3e, diagonal %.3e\n",
-              mirrorX, mirrorY, diagonal);
+  std::printf("largest relative asymmetry: mirror x %.3e, mirror y %.3e, diagonal %.3e\n", mirrorX,
+              mirrorY, diagonal);
   EXPECT_LE(mirrorX, 1e-14);
   EXPECT_LE(mirrorY, 1e-14);
   EXPECT_LE(diagonal, 1e-12);

@@ -1,10 +1,9 @@
 // Configuration reading: each kind of mistake is reported with its kind, the source, the key and
 // the value; overrides from --set replace file values and are named as such.
-#include <gtest/gtest.h>
+#include "io/config.hpp"
 
 #include <functional>
-
-#include "io/config.hpp"
+#include <gtest/gtest.h>
 
 namespace tessera::io {
 namespace {
@@ -74,8 +73,9 @@ TEST(Config, OutOfRangeNamesTheRange) {
 
 TEST(Config, ChoiceOutsideTheListIsOutOfRange) {
   Config cfg = Config::fromString("[boundary]\nx_lower = \"wall\"\n", "case.toml");
-  const auto e = errorOf(
-      [&] { cfg.getChoice("boundary.x_lower", "outflow", {"outflow", "reflecting"}); });
+  const auto e = errorOf([&] {
+    cfg.getChoice("boundary.x_lower", "outflow", {"outflow", "reflecting"});
+  });
   EXPECT_EQ(e.kind(), ConfigErrorKind::OutOfRange);
   expectContains(e.what(), {"boundary.x_lower", "\"wall\"", "\"outflow\", \"reflecting\""});
 }
@@ -106,8 +106,7 @@ TEST(Config, MalformedOverride) {
   EXPECT_EQ(errorOf([&] { cfg.applyOverride("time.cfl"); }).kind(), ConfigErrorKind::Syntax);
   EXPECT_EQ(errorOf([&] { cfg.applyOverride("=3"); }).kind(), ConfigErrorKind::Syntax);
   cfg.applyOverride("time.cfl=0.3");
-  EXPECT_EQ(errorOf([&] { cfg.applyOverride("time.cfl.x=1"); }).kind(),
-            ConfigErrorKind::WrongType);
+  EXPECT_EQ(errorOf([&] { cfg.applyOverride("time.cfl.x=1"); }).kind(), ConfigErrorKind::WrongType);
 }
 
 } // namespace

@@ -1,12 +1,11 @@
 // The Euler system's pointwise functions against values computed by hand.
-#include <gtest/gtest.h>
-
-#include <cmath>
-#include <vector>
-
 #include "solvers/advection.hpp"
 #include "solvers/euler.hpp"
 #include "solvers/pde.hpp"
+
+#include <cmath>
+#include <gtest/gtest.h>
+#include <vector>
 
 namespace tessera {
 namespace {

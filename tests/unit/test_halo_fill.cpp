@@ -2,15 +2,14 @@
 // interior cell the boundary rule names (periodic wrap, outflow clamp, reflecting mirror with the
 // normal momentum negated) or the inflow state. The plan works patch-locally; this test works on
 // global indices, so the two cannot share a mistake.
-#include <gtest/gtest.h>
-
-#include <cmath>
-#include <vector>
-
 #include "patches/halo_plan.hpp"
 #include "patches/patch_store.hpp"
 #include "patches/uniform_patch_grid.hpp"
 #include "solvers/euler.hpp"
+
+#include <cmath>
+#include <gtest/gtest.h>
+#include <vector>
 
 namespace tessera {
 namespace {
@@ -74,8 +73,12 @@ void checkHaloFill(Vec<int, Dim> patches, int n, int h, const DomainBoundary<Dim
           continue;
         const int side = g[a] < 0 ? 0 : 1;
         switch (boundary.kind[a][side]) {
-        case BoundaryKind::Periodic: g[a] = (g[a] + G) % G; break;
-        case BoundaryKind::Outflow: g[a] = side == 0 ? 0 : G - 1; break;
+        case BoundaryKind::Periodic:
+          g[a] = (g[a] + G) % G;
+          break;
+        case BoundaryKind::Outflow:
+          g[a] = side == 0 ? 0 : G - 1;
+          break;
         case BoundaryKind::Reflecting:
           g[a] = side == 0 ? -1 - g[a] : 2 * G - 1 - g[a];
           sign[1 + a] = -sign[1 + a];

@@ -1,11 +1,10 @@
 // Host reductions against sequential loops.
-#include <gtest/gtest.h>
-
-#include <cmath>
-#include <vector>
-
 #include "engine/device_array.hpp"
 #include "engine/reduce.hpp"
+
+#include <cmath>
+#include <gtest/gtest.h>
+#include <vector>
 
 namespace tessera {
 namespace {

@@ -1,16 +1,16 @@
 #pragma once
 // From a case configuration to Tessera's objects: the patch grid, the boundary, the PDE and its
 // initial data. Each reader names the keys it reads; Config turns bad values into errors.
-#include <array>
-#include <string>
-#include <variant>
-
 #include "io/config.hpp"
 #include "patches/boundary.hpp"
 #include "patches/uniform_patch_grid.hpp"
 #include "solvers/advection.hpp"
 #include "solvers/euler.hpp"
 #include "solvers/initial_conditions.hpp"
+
+#include <array>
+#include <string>
+#include <variant>
 
 namespace tessera::cli {
 
@@ -32,8 +32,10 @@ UniformPatchGrid<Dim> readGrid(io::Config& cfg, int numVars) {
   layout.numVars = numVars;
   const std::vector<int> patches =
       cfg.getInts("mesh.patches", std::vector<int>(Dim, 8), Dim, io::Range::closed(1, 1 << 20));
-  const std::vector<double> lower = cfg.getDoubles("mesh.lower", std::vector<double>(Dim, 0.0), Dim);
-  const std::vector<double> upper = cfg.getDoubles("mesh.upper", std::vector<double>(Dim, 1.0), Dim);
+  const std::vector<double> lower =
+      cfg.getDoubles("mesh.lower", std::vector<double>(Dim, 0.0), Dim);
+  const std::vector<double> upper =
+      cfg.getDoubles("mesh.upper", std::vector<double>(Dim, 1.0), Dim);
   Vec<int, Dim> np{};
   for (int a = 0; a < Dim; ++a) {
     np[a] = patches[a];
@@ -59,7 +61,8 @@ DomainBoundary<Dim> readBoundary(io::Config& cfg, InflowState&& inflowState) {
     }
   for (int a = 0; a < Dim; ++a)
     if ((b.kind[a][0] == BoundaryKind::Periodic) != (b.kind[a][1] == BoundaryKind::Periodic))
-      cfg.fail(io::ConfigErrorKind::Inconsistent, std::string("boundary.") + kAxisNames[a] + "_upper",
+      cfg.fail(io::ConfigErrorKind::Inconsistent,
+               std::string("boundary.") + kAxisNames[a] + "_upper",
                "periodic boundaries come in pairs: set both " + std::string(kAxisNames[a]) +
                    "_lower and " + kAxisNames[a] + "_upper to \"periodic\"");
   if (anyInflow) {

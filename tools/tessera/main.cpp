@@ -1,12 +1,11 @@
 // The tessera command: `tessera run case.toml [--set key=value ...] [--quiet]`.
-#include <cstdio>
-#include <exception>
-
-#include <CLI/CLI.hpp>
-
 #include "io/config.hpp"
 #include "solvers/time_step.hpp"
 #include "tools/tessera/run_case.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
 
 int main(int argc, char** argv) {
   using namespace tessera;

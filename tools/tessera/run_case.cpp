@@ -1,14 +1,14 @@
 #include "tools/tessera/run_case.hpp"
 
-#include <cstdio>
-#include <filesystem>
-
 #include "engine/timer.hpp"
 #include "io/atomic_file.hpp"
 #include "io/config.hpp"
 #include "io/run_log.hpp"
 #include "solvers/patch_solver.hpp"
 #include "tools/tessera/case_reader.hpp"
+
+#include <cstdio>
+#include <filesystem>
 #if TESSERA_HAS_VTK
 #include "io/patch_output.hpp"
 #include "io/vtk_output.hpp"
@@ -49,8 +49,7 @@ template <ConservationLaw PDE, class Initial>
 void simulate(Config& cfg, const RunRequest& request, PDE pde, Initial initial,
               UniformPatchGrid<PDE::kDim> grid, const DomainBoundary<PDE::kDim>& boundary) {
   constexpr int Dim = PDE::kDim;
-  const double cfl =
-      cfg.getDouble("time.cfl", 0.8 / Dim, io::Range{0.0, 1.0 / Dim, true, false});
+  const double cfl = cfg.getDouble("time.cfl", 0.8 / Dim, io::Range{0.0, 1.0 / Dim, true, false});
   const RunSettings run = readRunSettings(cfg, request);
   cfg.rejectUnreadKeys(); // every key has been read: anything left is a mistake
 
@@ -84,8 +83,7 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, Initial initial,
 
   std::printf("tessera: %s, %dD, %d patches of %d^%d cells, %lld cells, CFL %.3g, to t = %g\n",
               request.caseFile.string().c_str(), Dim, solver.grid().numPatches(),
-              solver.grid().layout().cellsPerAxis, Dim, solver.grid().numCells(), cfl,
-              run.endTime);
+              solver.grid().layout().cellsPerAxis, Dim, solver.grid().numCells(), cfl, run.endTime);
   writeOutput();
   double nextOutput = run.outputInterval > 0 ? run.outputInterval : run.endTime;
   // Steps end exactly on output times and on the end time; a relative slack absorbs round-off.
@@ -123,7 +121,8 @@ void runEuler(Config& cfg, const RunRequest& request) {
     return std::vector<double>(q.v, q.v + Euler<Dim>::kNumVars);
   });
 
-  const std::string type = cfg.getChoice("initial.type", std::nullopt, {"sedov", "riemann", "pulse"});
+  const std::string type =
+      cfg.getChoice("initial.type", std::nullopt, {"sedov", "riemann", "pulse"});
   if (type == "sedov") {
     SedovBlast<Dim> ic;
     ic.pde = pde;
@@ -148,12 +147,12 @@ void runEuler(Config& cfg, const RunRequest& request) {
   } else if (type == "riemann") {
     RiemannProblem<Dim> ic;
     ic.pde = pde;
-    const std::string axis = cfg.getChoice("initial.axis", "x",
-                                           std::vector<std::string>(kAxisNames.begin(),
-                                                                    kAxisNames.begin() + Dim));
+    const std::string axis =
+        cfg.getChoice("initial.axis", "x",
+                      std::vector<std::string>(kAxisNames.begin(), kAxisNames.begin() + Dim));
     ic.axis = int(axis[0] - 'x');
-    ic.position = cfg.getDouble("initial.position",
-                                0.5 * (grid.lower()[ic.axis] + grid.upper()[ic.axis]));
+    ic.position =
+        cfg.getDouble("initial.position", 0.5 * (grid.lower()[ic.axis] + grid.upper()[ic.axis]));
     for (int side = 0; side < 2; ++side) {
       const std::string prefix = side == 0 ? "initial.left" : "initial.right";
       double* state = side == 0 ? ic.left : ic.right;
@@ -169,7 +168,8 @@ void runEuler(Config& cfg, const RunRequest& request) {
     if (ic.pulse.background + std::min(ic.pulse.amplitude, 0.0) <= 0.0)
       cfg.fail(ConfigErrorKind::Inconsistent, "initial.amplitude",
                "the density background + amplitude must stay positive");
-    ic.velocity = toVec<Dim>(cfg.getDoubles("initial.velocity", std::vector<double>(Dim, 0.0), Dim));
+    ic.velocity =
+        toVec<Dim>(cfg.getDoubles("initial.velocity", std::vector<double>(Dim, 0.0), Dim));
     ic.pressure = cfg.getDouble("initial.pressure", 1.0, io::Range::positive());
     simulate(cfg, request, pde, ic, std::move(grid), boundary);
   }
