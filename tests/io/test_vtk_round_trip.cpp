@@ -215,11 +215,11 @@ TEST_F(VtkRoundTrip, TwoDimensionalSeries) {
 
   VtkSeriesWriter writer(dir_, "flow", 0, 1);
   EXPECT_EQ(writer.write(0, 0.0, mesh, step0), dir_ / "flow_000000.pvtu");
-  EXPECT_EQ(writer.write(5, time5, mesh, step5), dir_ / "flow_5.pvtu");
+  EXPECT_EQ(writer.write(5, time5, mesh, step5), dir_ / "flow_000005.pvtu");
   EXPECT_EQ(writer.seriesPath(), dir_ / "flow.pvd");
 
   expectGridHolds(readPvtu(dir_ / "flow_000000.pvtu"), {{mesh, step0, 0}});
-  expectGridHolds(readPvtu(dir_ / "flow_5.pvtu"), {{mesh, step5, 0}});
+  expectGridHolds(readPvtu(dir_ / "flow_000005.pvtu"), {{mesh, step5, 0}});
   expectGridHolds(readVtu(dir_ / "flow_000005" / "rank_0.vtu"), {{mesh, step5, 0}});
 
   const std::vector<SeriesEntry> series = readSeries(writer.seriesPath());
@@ -227,7 +227,7 @@ TEST_F(VtkRoundTrip, TwoDimensionalSeries) {
   EXPECT_EQ(series[0].time, 0.0);
   EXPECT_EQ(series[0].file, "flow_000000.pvtu");
   EXPECT_EQ(series[1].time, time5);
-  EXPECT_EQ(series[1].file, "flow_5.pvtu");
+  EXPECT_EQ(series[1].file, "flow_000005.pvtu");
   for (const SeriesEntry& entry : series)
     EXPECT_TRUE(fs::exists(dir_ / entry.file)) << entry.file;
   expectNoTemporaries();
@@ -240,11 +240,12 @@ TEST_F(VtkRoundTrip, ThreeDimensionalHexahedra) {
   const fs::path pvtu = writer.write(3, 0.75, mesh, arrays);
 
   expectGridHolds(readPvtu(pvtu), {{mesh, arrays, 0}});
-  expectGridHolds(readVtu(dir_ / "nested" / "out" / "cube_000003" / "rank_0.vtu"), {{mesh, arrays, 0}});
+  expectGridHolds(readVtu(dir_ / "nested" / "out" / "cube_000003" / "rank_0.vtu"),
+                  {{mesh, arrays, 0}});
   const std::vector<SeriesEntry> series = readSeries(writer.seriesPath());
   ASSERT_EQ(series.size(), 1u);
   EXPECT_EQ(series[0].time, 0.75);
-  EXPECT_EQ(series[0].file, "cube_3.pvtu");
+  EXPECT_EQ(series[0].file, "cube_000003.pvtu");
   expectNoTemporaries();
 }
 
