@@ -8,19 +8,18 @@ if(TESSERA_WARNINGS_AS_ERRORS)
                                                     $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Werror>)
 endif()
 
-# One call per Tessera library: C++20, the repository root as include root, warnings.
+# One call per Tessera library: the repository root as include root, warnings (C++20 comes from
+# CMAKE_CXX_STANDARD and CMAKE_CUDA_STANDARD).
 function(tessera_add_library name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPENDS" ${ARGN})
   if(ARG_SOURCES)
     add_library(${name} STATIC ${ARG_SOURCES})
     target_link_libraries(${name} PUBLIC ${ARG_DEPENDS} PRIVATE tessera_warnings)
     target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})
-    target_compile_features(${name} PUBLIC cxx_std_20)
   else()
     add_library(${name} INTERFACE)
     target_link_libraries(${name} INTERFACE ${ARG_DEPENDS})
     target_include_directories(${name} INTERFACE ${PROJECT_SOURCE_DIR})
-    target_compile_features(${name} INTERFACE cxx_std_20)
   endif()
   add_library(Tessera::${name} ALIAS ${name})
 endfunction()

@@ -19,10 +19,12 @@ namespace {
 // Cache-line alignment keeps each patch's variables aligned for vector loads on the host.
 constexpr std::size_t kHostAlignment = 64;
 
+#if !TESSERA_HAS_DEVICE
 [[noreturn]] void noDeviceInThisBuild() {
   throw std::runtime_error("device memory requested, but this Tessera build has only the host "
                            "back end (configure with TESSERA_BACKEND=cuda or hip)");
 }
+#endif
 
 } // namespace
 

@@ -5,21 +5,20 @@
 #include "engine/device_array.hpp"
 
 #include <cmath>
-#include <limits>
 #include <span>
 
 namespace tessera {
 
 struct MinOp {
-  static constexpr double identity() { return std::numeric_limits<double>::infinity(); }
+  TESSERA_HOST_DEVICE static constexpr double identity() { return INFINITY; }
   TESSERA_INLINE static double combine(double a, double b) { return b < a ? b : a; }
 };
 struct MaxOp {
-  static constexpr double identity() { return -std::numeric_limits<double>::infinity(); }
+  TESSERA_HOST_DEVICE static constexpr double identity() { return -INFINITY; }
   TESSERA_INLINE static double combine(double a, double b) { return b > a ? b : a; }
 };
 struct SumOp {
-  static constexpr double identity() { return 0.0; }
+  TESSERA_HOST_DEVICE static constexpr double identity() { return 0.0; }
   TESSERA_INLINE static double combine(double a, double b) { return a + b; }
 };
 
