@@ -29,7 +29,9 @@ std::string duration(double seconds) {
   if (!std::isfinite(seconds))
     return "?";
   char buf[32];
-  if (seconds < 120)
+  if (seconds < 10)
+    std::snprintf(buf, sizeof buf, "%.2f s", seconds);
+  else if (seconds < 120)
     std::snprintf(buf, sizeof buf, "%.0f s", seconds);
   else
     std::snprintf(buf, sizeof buf, "%.1f min", seconds / 60);

@@ -75,6 +75,12 @@ public:
     ++step_;
   }
 
+  // Advances to exactly `time` (an output or end time): time_ + (time - time_) may round off it.
+  void advanceTo(double time) {
+    advance(time - time_);
+    time_ = time;
+  }
+
   // Fills the halos of the current state (advance() does this itself; output and tests may want
   // the halos too).
   void fillCurrentHalos() { fillHalos(plan_, grid_.layout(), parity_, current_.data()); }

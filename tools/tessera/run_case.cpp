@@ -85,24 +85,30 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, Initial initial,
               request.caseFile.string().c_str(), Dim, solver.grid().numPatches(),
               solver.grid().layout().cellsPerAxis, Dim, solver.grid().numCells(), cfl, run.endTime);
   writeOutput();
-  double nextOutput = run.outputInterval > 0 ? run.outputInterval : run.endTime;
-  // Steps end exactly on output times and on the end time; a relative slack absorbs round-off.
+  // Steps end exactly on output times (multiples of the interval, not a running sum that drifts)
+  // and on the end time; a relative slack absorbs round-off.
   const double slack = 1e-12 * run.endTime;
+  long long outputsDone = 0;
+  const auto outputTime = [&](long long k) {
+    const double t = run.outputInterval > 0 ? double(k) * run.outputInterval : run.endTime;
+    return t > run.endTime - slack ? run.endTime : t;
+  };
+  double nextOutput = outputTime(1); // never beyond the end time
   while (solver.time() < run.endTime - slack && solver.step() < run.maxSteps) {
     double dt = solver.stableDt();
-    const double target = std::min(nextOutput, run.endTime);
-    const bool reachesTarget = solver.time() + dt >= target - slack;
-    if (reachesTarget)
-      dt = target - solver.time();
+    const bool reachesOutput = solver.time() + dt >= nextOutput - slack;
     Stopwatch watch;
-    solver.advance(dt);
+    if (reachesOutput) {
+      dt = nextOutput - solver.time();
+      solver.advanceTo(nextOutput);
+    } else {
+      solver.advance(dt);
+    }
     log.step({solver.step(), solver.time(), dt, solver.grid().numPatches(),
               solver.grid().numCells(), 1, watch.seconds()});
-    if (reachesTarget) {
-      if (target == nextOutput && target < run.endTime - slack) {
-        writeOutput();
-        nextOutput += run.outputInterval;
-      }
+    if (reachesOutput && nextOutput < run.endTime) { // the end time's output follows the loop
+      writeOutput();
+      nextOutput = outputTime(++outputsDone + 1);
     }
   }
   writeOutput();
