@@ -7,6 +7,7 @@
 #include "patches/patch_store.hpp"
 #include "solvers/pde.hpp"
 
+#include <span>
 #include <string>
 #include <vector>
 

@@ -1,5 +1,7 @@
 #include "io/vtk_output.hpp"
 
+#include "io/atomic_file.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <charconv>
@@ -148,21 +150,6 @@ vtkSmartPointer<vtkUnstructuredGrid> buildGrid(const PatchMesh& mesh,
   return grid;
 }
 
-// Runs writeTo on a temporary name next to `target` and renames it into place (atomic within one
-// file system), so readers see either the old file or the complete new one. On failure the
-// temporary is removed and the exception passed on.
-template <class WriteTo>
-void writeAtomically(const fs::path& target, WriteTo&& writeTo) {
-  fs::path temporary = target;
-  temporary += ".tmp";
-  try {
-    writeTo(temporary);
-    fs::rename(temporary, target);
-  } catch (...) {
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    throw;
-  }
 }
 
 void writePiece(vtkUnstructuredGrid* grid, const fs::path& file) {

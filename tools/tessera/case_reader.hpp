@@ -10,7 +10,6 @@
 
 #include <array>
 #include <string>
-#include <variant>
 
 namespace tessera::cli {
 
