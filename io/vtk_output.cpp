@@ -150,8 +150,6 @@ vtkSmartPointer<vtkUnstructuredGrid> buildGrid(const PatchMesh& mesh,
   return grid;
 }
 
-}
-
 void writePiece(vtkUnstructuredGrid* grid, const fs::path& file) {
   writeAtomically(file, [&](const fs::path& temporary) {
     vtkNew<vtkXMLUnstructuredGridWriter> writer;
