@@ -1,9 +1,11 @@
 #include "io/config.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <type_traits>
 
 namespace tessera::io {
 namespace {
@@ -166,78 +168,61 @@ void Config::record(const std::string& key, T value) {
   insertAt(effective_, key, std::move(value));
 }
 
-double Config::getDouble(const std::string& key, std::optional<double> fallback, Range range) {
+template <class T, class Convert>
+T Config::get(const std::string& key, const std::optional<T>& fallback, const std::string& expected,
+              Convert&& convert) {
   const toml::node* n = find(key);
-  double x;
-  if (!n) {
-    if (!fallback)
-      throw ConfigError(ConfigErrorKind::MissingKey,
-                        sourceName_ + ": required key '" + key + "' is missing (a number)");
-    x = *fallback;
-  } else {
-    read_.insert(key);
-    if (!n->is_number())
+  if (!n && !fallback)
+    throw ConfigError(ConfigErrorKind::MissingKey,
+                      sourceName_ + ": required key '" + key + "' is missing (" + expected + ")");
+  if (!n)
+    return *fallback;
+  read_.insert(key);
+  return convert(*n);
+}
+
+double Config::getDouble(const std::string& key, std::optional<double> fallback, Range range) {
+  const double x = get(key, fallback, "a number", [&](const toml::node& n) {
+    if (!n.is_number())
       fail(ConfigErrorKind::WrongType, key, "expected a number");
-    x = n->value<double>().value();
-    if (!range.contains(x))
+    const double v = n.value<double>().value();
+    if (!range.contains(v))
       fail(ConfigErrorKind::OutOfRange, key, "must be in " + range.describe());
-  }
+    return v;
+  });
   record(key, x);
   return x;
 }
 
 int Config::getInt(const std::string& key, std::optional<int> fallback, Range range) {
-  const toml::node* n = find(key);
-  long long x;
-  if (!n) {
-    if (!fallback)
-      throw ConfigError(ConfigErrorKind::MissingKey,
-                        sourceName_ + ": required key '" + key + "' is missing (an integer)");
-    x = *fallback;
-  } else {
-    read_.insert(key);
-    if (!n->is_integer())
+  const int x = get(key, fallback, "an integer", [&](const toml::node& n) {
+    if (!n.is_integer())
       fail(ConfigErrorKind::WrongType, key, "expected an integer");
-    x = n->value<long long>().value();
-    if (!range.contains(double(x)) || x > INT32_MAX || x < INT32_MIN)
+    const long long v = n.value<long long>().value();
+    if (!range.contains(double(v)) || v > INT32_MAX || v < INT32_MIN)
       fail(ConfigErrorKind::OutOfRange, key, "must be an integer in " + range.describe());
-  }
-  record(key, x);
-  return int(x);
+    return int(v);
+  });
+  record(key, (long long)x);
+  return x;
 }
 
 bool Config::getBool(const std::string& key, std::optional<bool> fallback) {
-  const toml::node* n = find(key);
-  bool x;
-  if (!n) {
-    if (!fallback)
-      throw ConfigError(ConfigErrorKind::MissingKey,
-                        sourceName_ + ": required key '" + key + "' is missing (true or false)");
-    x = *fallback;
-  } else {
-    read_.insert(key);
-    if (!n->is_boolean())
+  const bool x = get(key, fallback, "true or false", [&](const toml::node& n) {
+    if (!n.is_boolean())
       fail(ConfigErrorKind::WrongType, key, "expected true or false");
-    x = n->value<bool>().value();
-  }
+    return n.value<bool>().value();
+  });
   record(key, x);
   return x;
 }
 
 std::string Config::getString(const std::string& key, std::optional<std::string> fallback) {
-  const toml::node* n = find(key);
-  std::string x;
-  if (!n) {
-    if (!fallback)
-      throw ConfigError(ConfigErrorKind::MissingKey,
-                        sourceName_ + ": required key '" + key + "' is missing (a string)");
-    x = *fallback;
-  } else {
-    read_.insert(key);
-    if (!n->is_string())
+  const std::string x = get(key, fallback, "a string", [&](const toml::node& n) {
+    if (!n.is_string())
       fail(ConfigErrorKind::WrongType, key, "expected a string");
-    x = n->value<std::string>().value();
-  }
+    return n.value<std::string>().value();
+  });
   record(key, x);
   return x;
 }
@@ -247,81 +232,59 @@ std::string Config::getChoice(const std::string& key, std::optional<std::string>
   std::string list;
   for (const std::string& c : choices)
     list += (list.empty() ? "\"" : ", \"") + c + "\"";
-  if (!has(key) && !fallback)
-    throw ConfigError(ConfigErrorKind::MissingKey, sourceName_ + ": required key '" + key +
-                                                       "' is missing (one of " + list + ")");
-  const std::string x = getString(key, fallback);
-  for (const std::string& c : choices)
-    if (x == c)
-      return x;
-  fail(ConfigErrorKind::OutOfRange, key, "must be one of " + list);
+  const std::string x = get(key, fallback, "one of " + list, [&](const toml::node& n) {
+    if (!n.is_string())
+      fail(ConfigErrorKind::WrongType, key, "expected one of " + list);
+    return n.value<std::string>().value();
+  });
+  if (std::find(choices.begin(), choices.end(), x) == choices.end())
+    fail(ConfigErrorKind::OutOfRange, key, "must be one of " + list);
+  record(key, x);
+  return x;
+}
+
+template <class T>
+std::vector<T> Config::getArray(const std::string& key,
+                                const std::optional<std::vector<T>>& fallback, std::size_t size,
+                                Range range) {
+  constexpr bool kInteger = std::is_same_v<T, int>;
+  const std::string expected =
+      "an array of " + std::to_string(size) + (kInteger ? " integers" : " numbers");
+  const std::vector<T> x = get(key, fallback, expected, [&](const toml::node& n) {
+    const toml::array* a = n.as_array();
+    if (!a || a->size() != size)
+      fail(ConfigErrorKind::WrongType, key, "expected " + expected);
+    std::vector<T> values;
+    for (const toml::node& e : *a) {
+      if (kInteger ? !e.is_integer() : !e.is_number())
+        fail(ConfigErrorKind::WrongType, key, "expected " + expected);
+      const double v = e.value<double>().value();
+      if (!range.contains(v) || (kInteger && std::fabs(v) > INT32_MAX))
+        fail(ConfigErrorKind::OutOfRange, key, "every entry must be in " + range.describe());
+      values.push_back(kInteger ? T(e.value<long long>().value()) : T(v));
+    }
+    return values;
+  });
+  toml::array recorded;
+  for (T v : x) {
+    if constexpr (kInteger)
+      recorded.push_back((long long)v); // TOML integers are 64-bit
+    else
+      recorded.push_back(v);
+  }
+  record(key, std::move(recorded));
+  return x;
 }
 
 std::vector<double> Config::getDoubles(const std::string& key,
                                        std::optional<std::vector<double>> fallback,
                                        std::size_t size, Range range) {
-  const toml::node* n = find(key);
-  std::vector<double> x;
-  if (!n) {
-    if (!fallback)
-      throw ConfigError(ConfigErrorKind::MissingKey, sourceName_ + ": required key '" + key +
-                                                         "' is missing (" + std::to_string(size) +
-                                                         " numbers)");
-    x = *fallback;
-  } else {
-    read_.insert(key);
-    const toml::array* a = n->as_array();
-    if (!a || a->size() != size)
-      fail(ConfigErrorKind::WrongType, key,
-           "expected an array of " + std::to_string(size) + " numbers");
-    for (const toml::node& e : *a) {
-      if (!e.is_number())
-        fail(ConfigErrorKind::WrongType, key,
-             "expected an array of " + std::to_string(size) + " numbers");
-      x.push_back(e.value<double>().value());
-      if (!range.contains(x.back()))
-        fail(ConfigErrorKind::OutOfRange, key, "every entry must be in " + range.describe());
-    }
-  }
-  toml::array recorded;
-  for (double v : x)
-    recorded.push_back(v);
-  record(key, std::move(recorded));
-  return x;
+  return getArray(key, fallback, size, range);
 }
 
 std::vector<int> Config::getInts(const std::string& key, std::optional<std::vector<int>> fallback,
                                  std::size_t size, Range range) {
-  const toml::node* n = find(key);
-  std::vector<int> x;
-  if (!n) {
-    if (!fallback)
-      throw ConfigError(ConfigErrorKind::MissingKey, sourceName_ + ": required key '" + key +
-                                                         "' is missing (" + std::to_string(size) +
-                                                         " integers)");
-    x = *fallback;
-  } else {
-    read_.insert(key);
-    const toml::array* a = n->as_array();
-    if (!a || a->size() != size)
-      fail(ConfigErrorKind::WrongType, key,
-           "expected an array of " + std::to_string(size) + " integers");
-    for (const toml::node& e : *a) {
-      if (!e.is_integer())
-        fail(ConfigErrorKind::WrongType, key,
-             "expected an array of " + std::to_string(size) + " integers");
-      const long long v = e.value<long long>().value();
-      if (!range.contains(double(v)) || v > INT32_MAX)
-        fail(ConfigErrorKind::OutOfRange, key,
-             "every entry must be an integer in " + range.describe());
-      x.push_back(int(v));
-    }
-  }
-  toml::array recorded;
-  for (int v : x)
-    recorded.push_back(v);
-  record(key, std::move(recorded));
-  return x;
+  return getArray(key, fallback, size, range);
 }
 
 void Config::rejectUnreadKeys() const {

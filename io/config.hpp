@@ -91,6 +91,12 @@ private:
   std::string valueText(const std::string& key) const;
   template <class T>
   void record(const std::string& key, T value);
+  template <class T, class Convert>
+  T get(const std::string& key, const std::optional<T>& fallback, const std::string& expected,
+        Convert&& convert);
+  template <class T>
+  std::vector<T> getArray(const std::string& key, const std::optional<std::vector<T>>& fallback,
+                          std::size_t size, Range range);
 
   toml::table table_;
   toml::table effective_;
