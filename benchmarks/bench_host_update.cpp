@@ -1,16 +1,16 @@
 // The host fused Rusanov update against a host copy loop over the same state, in one run.
 // Effective bandwidth counts the bytes that must move: the state with its halo read once and the
 // interior written once. The copy reads and writes the whole state with halo: the ceiling.
+#include <benchmark/benchmark.h>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
 #include "engine/parallel_for.hpp"
 #include "patches/patch_store.hpp"
 #include "patches/uniform_patch_grid.hpp"
 #include "solvers/euler.hpp"
 #include "solvers/rusanov_update_host.hpp"
-
-#include <benchmark/benchmark.h>
-#include <cmath>
-#include <cstring>
-#include <vector>
 
 namespace tessera {
 namespace {

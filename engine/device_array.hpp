@@ -1,13 +1,13 @@
 #pragma once
 // DeviceArray<T>: an owning, move-only array in host or device memory (RAII). No managed memory:
 // data crosses between spaces only through explicit copies.
-#include "engine/memory.hpp"
-
 #include <cstddef>
 #include <span>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
+
+#include "engine/memory.hpp"
 
 namespace tessera {
 

@@ -1,11 +1,11 @@
 #pragma once
 // Reductions over an array in host or device memory. The operation types are shared by the host
 // loop and the device kernel, so both combine values the same way.
-#include "engine/backend.hpp"
-#include "engine/device_array.hpp"
-
 #include <cmath>
 #include <span>
+
+#include "engine/backend.hpp"
+#include "engine/device_array.hpp"
 
 namespace tessera {
 

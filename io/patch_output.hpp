@@ -2,14 +2,14 @@
 // From patch storage to VTK output cells: the interior cells of every patch with the conserved
 // and the primitive variables of the PDE (primitive arrays whose name repeats a conserved one,
 // such as density, are written once).
+#include <span>
+#include <string>
+#include <vector>
+
 #include "io/vtk_output.hpp"
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_store.hpp"
 #include "solvers/pde.hpp"
-
-#include <span>
-#include <string>
-#include <vector>
 
 namespace tessera::io {
 

@@ -1,7 +1,5 @@
 #include "io/vtk_output.hpp"
 
-#include "io/atomic_file.hpp"
-
 #include <algorithm>
 #include <bit>
 #include <charconv>
@@ -27,6 +25,8 @@
 #include <vtkXMLDataElement.h>
 #include <vtkXMLUnstructuredGridWriter.h>
 #include <vtkZLibDataCompressor.h>
+
+#include "io/atomic_file.hpp"
 
 namespace tessera::io {
 

@@ -1,9 +1,9 @@
 #include "patches/halo_plan.hpp"
 
-#include "patches/uniform_patch_grid.hpp"
-
 #include <stdexcept>
 #include <string>
+
+#include "patches/uniform_patch_grid.hpp"
 
 namespace tessera {
 namespace {
@@ -29,12 +29,12 @@ void forEachNeighbourDirection(F&& f) {
 } // namespace
 
 template <int Dim>
-HaloPlan<Dim> buildUniformHaloPlan(const UniformPatchGrid<Dim>& grid,
-                                   const DomainBoundary<Dim>& boundary) {
-  const PatchLayout<Dim>& layout = grid.layout();
+HaloPlan<Dim> buildSameLevelHaloPlan(const PatchLayout<Dim>& layout,
+                                     const SameLevelPatches<Dim>& patches,
+                                     const DomainBoundary<Dim>& boundary) {
   const int n = layout.cellsPerAxis;
   const int h = layout.halo;
-  const Vec<int, Dim> np = grid.patchesPerAxis();
+  const Vec<int, Dim> np = patches.patchesPerAxis;
 
   HaloPlan<Dim> plan;
   int inflowIndex[Dim][2];
@@ -56,8 +56,8 @@ HaloPlan<Dim> buildUniformHaloPlan(const UniformPatchGrid<Dim>& grid,
       plan.inflowStates.push_back(state);
     }
 
-  for (int p = 0; p < grid.numPatches(); ++p) {
-    const Vec<int, Dim> pc = grid.patchCoords(p);
+  for (int p = 0; p < int(patches.positions.size()); ++p) {
+    const Vec<int, Dim> pc = patches.positions[p];
     forEachNeighbourDirection<Dim>([&](Vec<int, Dim> d) {
       HaloOp<Dim> op;
       op.dstPatch = p;
@@ -87,11 +87,24 @@ HaloPlan<Dim> buildUniformHaloPlan(const UniformPatchGrid<Dim>& grid,
           op.fixedState = inflowIndex[a][side];
         }
       }
-      op.srcPatch = grid.patchIndex(src);
+      op.srcPatch = patches.patchAt(src);
+      if (op.srcPatch < 0)
+        throw std::invalid_argument("halo plan: no patch at a neighbouring position");
       plan.ops.push_back(op);
     });
   }
   return plan;
+}
+
+template <int Dim>
+HaloPlan<Dim> buildUniformHaloPlan(const UniformPatchGrid<Dim>& grid,
+                                   const DomainBoundary<Dim>& boundary) {
+  SameLevelPatches<Dim> patches;
+  for (int p = 0; p < grid.numPatches(); ++p)
+    patches.positions.push_back(grid.patchCoords(p));
+  patches.patchesPerAxis = grid.patchesPerAxis();
+  patches.patchAt = [&grid](Vec<int, Dim> c) { return grid.patchIndex(c); };
+  return buildSameLevelHaloPlan(grid.layout(), patches, boundary);
 }
 
 template <int Dim>
@@ -138,6 +151,10 @@ void fillHalos(const HaloPlan<Dim>& plan, const PatchLayout<Dim>& layout,
   }
 }
 
+template HaloPlan<2> buildSameLevelHaloPlan(const PatchLayout<2>&, const SameLevelPatches<2>&,
+                                            const DomainBoundary<2>&);
+template HaloPlan<3> buildSameLevelHaloPlan(const PatchLayout<3>&, const SameLevelPatches<3>&,
+                                            const DomainBoundary<3>&);
 template HaloPlan<2> buildUniformHaloPlan(const UniformPatchGrid<2>&, const DomainBoundary<2>&);
 template HaloPlan<3> buildUniformHaloPlan(const UniformPatchGrid<3>&, const DomainBoundary<3>&);
 template void fillHalos(const HaloPlan<2>&, const PatchLayout<2>&, const ReflectionParity&,

@@ -7,11 +7,12 @@
 // scale 1 is a translation (neighbour or periodic image), -1 a mirror (reflecting wall) and 0 a
 // clamp (outflow). Variables named by the PDE's reflection parity change sign once for every axis
 // in reflectMask. A fixed-state operation writes inflowStates[fixedState] instead.
+#include <functional>
+#include <vector>
+
 #include "engine/small_vector.hpp"
 #include "patches/boundary.hpp"
 #include "patches/patch_layout.hpp"
-
-#include <vector>
 
 namespace tessera {
 
@@ -34,8 +35,23 @@ struct HaloPlan {
   std::vector<std::vector<double>> inflowStates; // conserved variables, one vector per state
 };
 
-// The plan for a single-level grid: same-level neighbours, periodic images and physical faces,
+// The patches of one level, all the same size, at integer positions on a box of
+// patchesPerAxis positions; patchAt(position) is the patch at a position (every position holds
+// one). The uniform grid is one; so is a uniformly refined forest.
+template <int Dim>
+struct SameLevelPatches {
+  std::vector<Vec<int, Dim>> positions; // of patch 0, 1, ...
+  Vec<int, Dim> patchesPerAxis{};
+  std::function<int(Vec<int, Dim>)> patchAt;
+};
+
+// The plan for patches of one level: same-level neighbours, periodic images and physical faces,
 // edges and corners included. Inflow states must have layout.numVars values.
+template <int Dim>
+HaloPlan<Dim> buildSameLevelHaloPlan(const PatchLayout<Dim>& layout,
+                                     const SameLevelPatches<Dim>& patches,
+                                     const DomainBoundary<Dim>& boundary);
+
 template <int Dim>
 HaloPlan<Dim> buildUniformHaloPlan(const UniformPatchGrid<Dim>& grid,
                                    const DomainBoundary<Dim>& boundary);

@@ -2,10 +2,10 @@
 // PatchLayout<Dim>: the index math of one patch, N^Dim interior cells surrounded by a halo of
 // width h, structure-of-arrays: Q[patch][var][z][y][x] with x fastest, halo included. Threads (or
 // SIMD lanes) that walk consecutive x of one variable touch consecutive addresses.
+#include <cstddef>
+
 #include "engine/backend.hpp"
 #include "engine/small_vector.hpp"
-
-#include <cstddef>
 
 namespace tessera {
 

@@ -1,11 +1,11 @@
 #pragma once
 // PatchStore<Dim>: the state of all patches of a rank in one allocation, laid out as PatchLayout
 // says. Host or device memory; the host back end reads it through host().
-#include "engine/device_array.hpp"
-#include "patches/patch_layout.hpp"
-
 #include <cstddef>
 #include <span>
+
+#include "engine/device_array.hpp"
+#include "patches/patch_layout.hpp"
 
 namespace tessera {
 

@@ -1,12 +1,12 @@
 #pragma once
 // UniformPatchGrid<Dim>: a box domain tiled by equal patches, patch p at integer coordinates with
 // x fastest. The single-level grid the AMR forest must reproduce when uniformly refined.
+#include <stdexcept>
+#include <vector>
+
 #include "engine/small_vector.hpp"
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
-
-#include <stdexcept>
-#include <vector>
 
 namespace tessera {
 

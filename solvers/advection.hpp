@@ -1,11 +1,11 @@
 #pragma once
 // Linear advection of one scalar with a constant velocity: dq/dt + div(a q) = 0.
-#include "engine/backend.hpp"
-#include "engine/small_vector.hpp"
-
 #include <array>
 #include <cmath>
 #include <string_view>
+
+#include "engine/backend.hpp"
+#include "engine/small_vector.hpp"
 
 namespace tessera {
 

@@ -2,12 +2,12 @@
 // The compressible Euler equations of an ideal gas in 2D or 3D.
 // Conserved: (rho, rho u_x, rho u_y[, rho u_z], E); primitive: (rho, u_x, u_y[, u_z], p), with
 // p = (gamma - 1) (E - rho |u|^2 / 2).
-#include "engine/backend.hpp"
-#include "engine/small_vector.hpp"
-
 #include <array>
 #include <cmath>
 #include <string_view>
+
+#include "engine/backend.hpp"
+#include "engine/small_vector.hpp"
 
 namespace tessera {
 

@@ -1,13 +1,13 @@
 #pragma once
 // Initial data of Tessera's standard cases, as functions from a cell centre to the conserved
 // state. Each is a small value type, so a case is described by data rather than by code paths.
+#include <cmath>
+#include <stdexcept>
+
 #include "engine/small_vector.hpp"
 #include "patches/uniform_patch_grid.hpp"
 #include "solvers/advection.hpp"
 #include "solvers/euler.hpp"
-
-#include <cmath>
-#include <stdexcept>
 
 namespace tessera {
 

@@ -1,7 +1,12 @@
 #pragma once
-// PatchSolver<PDE>: first-order Rusanov time stepping of a PDE on a uniform patch grid, host back
-// end. Holds the state twice (current and next), the halo plan and the per-patch eigenvalues; one
-// advance() is halo fill, fused update and swap, and leaves the eigenvalues for the next dt.
+// PatchSolver<PDE>: first-order Rusanov time stepping of a PDE on a set of patches (a uniform
+// grid, or the leaves of a forest), host back end. Holds the state twice (current and next), the
+// halo plan and the per-patch eigenvalues; one advance() is halo fill, fused update and swap, and
+// leaves the eigenvalues for the next dt.
+#include <span>
+#include <utility>
+#include <vector>
+
 #include "engine/device_array.hpp"
 #include "engine/parallel_for.hpp"
 #include "engine/timer.hpp"
@@ -12,10 +17,6 @@
 #include "solvers/pde.hpp"
 #include "solvers/rusanov_update_host.hpp"
 #include "solvers/time_step.hpp"
-
-#include <span>
-#include <utility>
-#include <vector>
 
 namespace tessera {
 
@@ -30,20 +31,24 @@ public:
   static constexpr int kDim = PDE::kDim;
   using State = typename PDE::State;
 
-  PatchSolver(PDE pde, UniformPatchGrid<kDim> grid, const DomainBoundary<kDim>& boundary,
+  // Patches of one layout with their geometry, and the plan that fills their halos.
+  PatchSolver(PDE pde, PatchLayout<kDim> layout, std::vector<PatchGeometry<kDim>> geometry,
+              HaloPlan<kDim> plan, double cfl)
+      : pde_(pde), layout_(layout), geometry_(std::move(geometry)), plan_(std::move(plan)),
+        parity_(reflectionParity()), current_(layout_, numPatches(), MemorySpace::Host),
+        next_(layout_, numPatches(), MemorySpace::Host), patchLambda_(numPatches(), 0.0),
+        cfl_(cfl) {}
+
+  PatchSolver(PDE pde, const UniformPatchGrid<kDim>& grid, const DomainBoundary<kDim>& boundary,
               double cfl)
-      : pde_(pde), grid_(std::move(grid)), geometry_(grid_.geometries()),
-        plan_(buildUniformHaloPlan(grid_, boundary)), parity_(reflectionParity()),
-        current_(grid_.layout(), grid_.numPatches(), MemorySpace::Host),
-        next_(grid_.layout(), grid_.numPatches(), MemorySpace::Host),
-        patchLambda_(grid_.numPatches(), 0.0), cfl_(cfl) {}
+      : PatchSolver(pde, grid.layout(), grid.geometries(), buildUniformHaloPlan(grid, boundary),
+                    cfl) {}
 
   // Sets every interior cell to conserved(centre of the cell) and computes the first eigenvalues.
   template <class ConservedAt>
   void initialise(ConservedAt&& conservedAt) {
-    const PatchLayout<kDim>& layout = grid_.layout();
-    forEachPatchCell(grid_.numPatches(), layout.interiorCells(), [&](int p, int n) {
-      const CellIndex<kDim> c = layout.interiorCell(n);
+    forEachPatchCell(numPatches(), layout_.interiorCells(), [&](int p, int n) {
+      const CellIndex<kDim> c = layout_.interiorCell(n);
       Vec<double, kDim> x;
       for (int a = 0; a < kDim; ++a)
         x[a] = geometry_[p].cellCenter(a, c[a]);
@@ -51,7 +56,7 @@ public:
       for (int v = 0; v < PDE::kNumVars; ++v)
         current_.at(p, v, c) = q[v];
     });
-    maxEigenvaluesHost(pde_, layout, grid_.numPatches(), current_.data(), patchLambda_.data());
+    maxEigenvaluesHost(pde_, layout_, numPatches(), current_.data(), patchLambda_.data());
   }
 
   // The largest stable step for the current state.
@@ -63,11 +68,11 @@ public:
   void advance(double dt) {
     {
       ScopedTimer t(times_.halo);
-      fillHalos(plan_, grid_.layout(), parity_, current_.data());
+      fillHalos(plan_, layout_, parity_, current_.data());
     }
     {
       ScopedTimer t(times_.update);
-      rusanovUpdateHost(pde_, grid_.layout(), std::span<const PatchGeometry<kDim>>(geometry_),
+      rusanovUpdateHost(pde_, layout_, std::span<const PatchGeometry<kDim>>(geometry_),
                         current_.data(), next_.data(), dt, patchLambda_.data());
     }
     std::swap(current_, next_);
@@ -83,24 +88,25 @@ public:
 
   // Fills the halos of the current state (advance() does this itself; output and tests may want
   // the halos too).
-  void fillCurrentHalos() { fillHalos(plan_, grid_.layout(), parity_, current_.data()); }
+  void fillCurrentHalos() { fillHalos(plan_, layout_, parity_, current_.data()); }
 
   // Sum over interior cells of each conserved variable times the cell volume.
   State conservedTotals() const {
     State total = State::filled(0.0);
-    const PatchLayout<kDim>& layout = grid_.layout();
-    for (int p = 0; p < grid_.numPatches(); ++p)
+    for (int p = 0; p < numPatches(); ++p)
       for (int v = 0; v < PDE::kNumVars; ++v) {
         double sum = 0.0;
-        for (int n = 0; n < layout.interiorCells(); ++n)
-          sum += current_.at(p, v, layout.interiorCell(n));
+        for (int n = 0; n < layout_.interiorCells(); ++n)
+          sum += current_.at(p, v, layout_.interiorCell(n));
         total[v] += sum * geometry_[p].cellVolume();
       }
     return total;
   }
 
   const PDE& pde() const { return pde_; }
-  const UniformPatchGrid<kDim>& grid() const { return grid_; }
+  const PatchLayout<kDim>& layout() const { return layout_; }
+  int numPatches() const { return int(geometry_.size()); }
+  long long numCells() const { return (long long)numPatches() * layout_.interiorCells(); }
   std::span<const PatchGeometry<kDim>> geometry() const { return geometry_; }
   const PatchStore<kDim>& state() const { return current_; }
   PatchStore<kDim>& state() { return current_; }
@@ -118,7 +124,7 @@ private:
   }
 
   PDE pde_;
-  UniformPatchGrid<kDim> grid_;
+  PatchLayout<kDim> layout_;
   std::vector<PatchGeometry<kDim>> geometry_;
   HaloPlan<kDim> plan_;
   ReflectionParity parity_;

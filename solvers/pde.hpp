@@ -2,11 +2,11 @@
 // The PDE concept: what a hyperbolic system of conservation laws dQ/dt + sum_a dF_a(Q)/dx_a = 0
 // must provide to run on Tessera's patches. Everything pointwise is a TESSERA_HOST_DEVICE member,
 // written once and used by the host and the device back ends alike.
-#include "engine/small_vector.hpp"
-
 #include <array>
 #include <concepts>
 #include <string_view>
+
+#include "engine/small_vector.hpp"
 
 namespace tessera {
 

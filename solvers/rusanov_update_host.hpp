@@ -4,16 +4,16 @@
 // largest eigenvalue of the new state reduced to one value per patch for the next dt.
 // Reads the state with its halo once and writes the interior once; fluxes live in a few rows of
 // per-thread scratch (the device kernel's shared memory), never in main memory.
+#include <algorithm>
+#include <cstring>
+#include <span>
+#include <stdexcept>
+
 #include "engine/parallel_for.hpp"
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
 #include "solvers/pde.hpp"
 #include "solvers/rusanov.hpp"
-
-#include <algorithm>
-#include <cstring>
-#include <span>
-#include <stdexcept>
 
 namespace tessera {
 

@@ -1,12 +1,12 @@
 #pragma once
 // The global time step dt = CFL * min over patches of (smallest dx / largest eigenvalue).
 // For the unsplit first-order update in d dimensions this is stable for CFL <= 1/d.
-#include "patches/patch_geometry.hpp"
-
 #include <cmath>
 #include <span>
 #include <stdexcept>
 #include <string>
+
+#include "patches/patch_geometry.hpp"
 
 namespace tessera {
 

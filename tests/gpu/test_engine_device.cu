@@ -1,14 +1,14 @@
 // Device twins of the engine's host loops and reductions, compared with the host versions.
 // Skipped where no device is visible.
+#include <cmath>
+#include <gtest/gtest.h>
+#include <vector>
+
 #include "engine/device_array.hpp"
 #include "engine/gpu_runtime.hpp"
 #include "engine/parallel_for.hpp"
 #include "engine/parallel_for_device.hpp"
 #include "engine/reduce.hpp"
-
-#include <cmath>
-#include <gtest/gtest.h>
-#include <vector>
 
 namespace tessera {
 namespace {

@@ -1,7 +1,5 @@
 // VtkSeriesWriter round trip: write 2D and 3D patch meshes, read them back with VTK's own XML
 // readers and compare every value exactly (the data is binary and zlib is lossless).
-#include "io/vtk_output.hpp"
-
 #include <cmath>
 #include <filesystem>
 #include <gtest/gtest.h>
@@ -21,6 +19,8 @@
 #include <vtkXMLPUnstructuredGridReader.h>
 #include <vtkXMLUnstructuredGridReader.h>
 #include <vtkXMLUtilities.h>
+
+#include "io/vtk_output.hpp"
 
 namespace tessera::io {
 namespace {

@@ -1,10 +1,10 @@
 // Conservation: on a periodic domain total mass, momentum and energy change by no more than
 // round-off (1e-13 relative) over 500 steps; behind reflecting walls mass and energy do.
-#include "solvers/initial_conditions.hpp"
-#include "solvers/patch_solver.hpp"
-
 #include <cmath>
 #include <gtest/gtest.h>
+
+#include "solvers/initial_conditions.hpp"
+#include "solvers/patch_solver.hpp"
 
 namespace tessera {
 namespace {

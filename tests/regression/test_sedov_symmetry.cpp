@@ -1,10 +1,10 @@
 // The Sedov blast centred in a square stays mirror-symmetric: x -> 1 - x and y -> 1 - y map the
 // solution onto itself (momentum components change sign) to round-off, and so does x <-> y.
-#include "solvers/initial_conditions.hpp"
-#include "solvers/patch_solver.hpp"
-
 #include <cmath>
 #include <gtest/gtest.h>
+
+#include "solvers/initial_conditions.hpp"
+#include "solvers/patch_solver.hpp"
 
 namespace tessera {
 namespace {

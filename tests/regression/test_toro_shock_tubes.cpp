@@ -9,13 +9,13 @@
 // and 0.50 for the shock-dominated Test 5. Each bound is the measured error plus 15%, a guard
 // against regressions, and doubling the resolution must cut the error by at least the factor
 // 0.75: a little slack over the sqrt(1/2) = 0.71 of the dx^(1/2) estimate.
-#include "solvers/initial_conditions.hpp"
-#include "solvers/patch_solver.hpp"
-#include "tests/support/exact_riemann.hpp"
-
 #include <cmath>
 #include <cstdio>
 #include <gtest/gtest.h>
+
+#include "solvers/initial_conditions.hpp"
+#include "solvers/patch_solver.hpp"
+#include "tests/support/exact_riemann.hpp"
 
 namespace tessera {
 namespace {

@@ -1,9 +1,9 @@
 // Configuration reading: each kind of mistake is reported with its kind, the source, the key and
 // the value; overrides from --set replace file values and are named as such.
-#include "io/config.hpp"
-
 #include <functional>
 #include <gtest/gtest.h>
+
+#include "io/config.hpp"
 
 namespace tessera::io {
 namespace {

@@ -1,11 +1,11 @@
 // The Euler system's pointwise functions against values computed by hand.
-#include "solvers/advection.hpp"
-#include "solvers/euler.hpp"
-#include "solvers/pde.hpp"
-
 #include <cmath>
 #include <gtest/gtest.h>
 #include <vector>
+
+#include "solvers/advection.hpp"
+#include "solvers/euler.hpp"
+#include "solvers/pde.hpp"
 
 namespace tessera {
 namespace {

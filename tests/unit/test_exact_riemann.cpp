@@ -1,5 +1,3 @@
-#include "tests/support/exact_riemann.hpp"
-
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -8,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+
+#include "tests/support/exact_riemann.hpp"
 
 namespace tessera::test {
 namespace {

@@ -2,14 +2,14 @@
 // interior cell the boundary rule names (periodic wrap, outflow clamp, reflecting mirror with the
 // normal momentum negated) or the inflow state. The plan works patch-locally; this test works on
 // global indices, so the two cannot share a mistake.
+#include <cmath>
+#include <gtest/gtest.h>
+#include <vector>
+
 #include "patches/halo_plan.hpp"
 #include "patches/patch_store.hpp"
 #include "patches/uniform_patch_grid.hpp"
 #include "solvers/euler.hpp"
-
-#include <cmath>
-#include <gtest/gtest.h>
-#include <vector>
 
 namespace tessera {
 namespace {

@@ -1,9 +1,9 @@
 // SoA index math of PatchLayout against the layout written out by hand.
-#include "patches/patch_layout.hpp"
-#include "patches/uniform_patch_grid.hpp"
-
 #include <gtest/gtest.h>
 #include <set>
+
+#include "patches/patch_layout.hpp"
+#include "patches/uniform_patch_grid.hpp"
 
 namespace tessera {
 namespace {

@@ -1,10 +1,10 @@
 // Host reductions against sequential loops.
-#include "engine/device_array.hpp"
-#include "engine/reduce.hpp"
-
 #include <cmath>
 #include <gtest/gtest.h>
 #include <vector>
+
+#include "engine/device_array.hpp"
+#include "engine/reduce.hpp"
 
 namespace tessera {
 namespace {

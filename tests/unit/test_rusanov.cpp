@@ -1,10 +1,10 @@
 // The Rusanov flux: consistency F(q, q) = f(q), conservation-form antisymmetry under mirroring,
 // and the hand-computed value for a simple pair of states.
+#include <gtest/gtest.h>
+
 #include "solvers/advection.hpp"
 #include "solvers/euler.hpp"
 #include "solvers/rusanov.hpp"
-
-#include <gtest/gtest.h>
 
 namespace tessera {
 namespace {

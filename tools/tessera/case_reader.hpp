@@ -1,15 +1,15 @@
 #pragma once
 // From a case configuration to Tessera's objects: the patch grid, the boundary, the PDE and its
 // initial data. Each reader names the keys it reads; Config turns bad values into errors.
+#include <array>
+#include <string>
+
 #include "io/config.hpp"
 #include "patches/boundary.hpp"
 #include "patches/uniform_patch_grid.hpp"
 #include "solvers/advection.hpp"
 #include "solvers/euler.hpp"
 #include "solvers/initial_conditions.hpp"
-
-#include <array>
-#include <string>
 
 namespace tessera::cli {
 

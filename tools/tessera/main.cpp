@@ -1,11 +1,11 @@
 // The tessera command: `tessera run case.toml [--set key=value ...] [--quiet]`.
-#include "io/config.hpp"
-#include "solvers/time_step.hpp"
-#include "tools/tessera/run_case.hpp"
-
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
+
+#include "io/config.hpp"
+#include "solvers/time_step.hpp"
+#include "tools/tessera/run_case.hpp"
 
 int main(int argc, char** argv) {
   using namespace tessera;

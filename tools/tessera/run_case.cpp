@@ -1,14 +1,14 @@
 #include "tools/tessera/run_case.hpp"
 
+#include <cstdio>
+#include <filesystem>
+
 #include "engine/timer.hpp"
 #include "io/atomic_file.hpp"
 #include "io/config.hpp"
 #include "io/run_log.hpp"
 #include "solvers/patch_solver.hpp"
 #include "tools/tessera/case_reader.hpp"
-
-#include <cstdio>
-#include <filesystem>
 #if TESSERA_HAS_VTK
 #include "io/patch_output.hpp"
 #include "io/vtk_output.hpp"
@@ -53,7 +53,7 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, Initial initial,
   const RunSettings run = readRunSettings(cfg, request);
   cfg.rejectUnreadKeys(); // every key has been read: anything left is a mistake
 
-  PatchSolver<PDE> solver(pde, std::move(grid), boundary, cfl);
+  PatchSolver<PDE> solver(pde, grid, boundary, cfl);
   solver.initialise(initial);
 
   std::error_code ec;
@@ -67,7 +67,7 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, Initial initial,
 #if TESSERA_HAS_VTK
   io::VtkSeriesWriter writer(run.directory, run.name, 0, 1);
   const io::PatchMesh mesh =
-      io::patchMesh<Dim>(solver.grid().layout(), solver.geometry(), /*firstPatchId=*/0);
+      io::patchMesh<Dim>(solver.layout(), solver.geometry(), /*firstPatchId=*/0);
   const auto writeOutput = [&]() {
     if (!run.writeOutput)
       return;
@@ -82,8 +82,8 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, Initial initial,
 #endif
 
   std::printf("tessera: %s, %dD, %d patches of %d^%d cells, %lld cells, CFL %.3g, to t = %g\n",
-              request.caseFile.string().c_str(), Dim, solver.grid().numPatches(),
-              solver.grid().layout().cellsPerAxis, Dim, solver.grid().numCells(), cfl, run.endTime);
+              request.caseFile.string().c_str(), Dim, solver.numPatches(),
+              solver.layout().cellsPerAxis, Dim, solver.numCells(), cfl, run.endTime);
   writeOutput();
   // Steps end exactly on output times (multiples of the interval, not a running sum that drifts)
   // and on the end time; a relative slack absorbs round-off.
@@ -104,8 +104,8 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, Initial initial,
     } else {
       solver.advance(dt);
     }
-    log.step({solver.step(), solver.time(), dt, solver.grid().numPatches(),
-              solver.grid().numCells(), 1, watch.seconds()});
+    log.step({solver.step(), solver.time(), dt, solver.numPatches(), solver.numCells(), 1,
+              watch.seconds()});
     if (reachesOutput && nextOutput < run.endTime) { // the end time's output follows the loop
       writeOutput();
       nextOutput = outputTime(++outputsDone + 1);

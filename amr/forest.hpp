@@ -1,0 +1,64 @@
+#pragma once
+// Forest<Dim>: the adaptive patch hierarchy on a p4est (2D) or p8est (3D) forest. The domain is a
+// brick of level-0 patches, one p4est tree each; every leaf of the forest carries one patch.
+// The forest owns its p4est objects; the MPI communicator is the caller's.
+#include <memory>
+#include <mpi.h>
+#include <span>
+#include <vector>
+
+#include "engine/small_vector.hpp"
+
+namespace tessera::amr {
+
+// One leaf: its tree, its level and its position among all patches of that level in the domain
+// (index[a] in [0, treesPerAxis[a] * 2^level)).
+template <int Dim>
+struct Leaf {
+  int tree = 0;
+  int level = 0;
+  Vec<int, Dim> index{};
+
+  friend bool operator==(const Leaf&, const Leaf&) = default;
+};
+
+// What adapt() asks of each leaf.
+enum class AdaptFlag : signed char { Coarsen = -1, Keep = 0, Refine = 1 };
+
+template <int Dim>
+class Forest {
+public:
+  // A box of treesPerAxis level-0 patches, periodic along the axes so marked, uniformly refined
+  // to initialLevel.
+  Forest(MPI_Comm comm, Vec<int, Dim> treesPerAxis, Vec<bool, Dim> periodic, int initialLevel);
+  ~Forest();
+  Forest(const Forest&) = delete;
+  Forest& operator=(const Forest&) = delete;
+
+  Vec<int, Dim> treesPerAxis() const { return treesPerAxis_; }
+  Vec<bool, Dim> periodic() const { return periodic_; }
+  MPI_Comm comm() const { return comm_; }
+
+  // This rank's leaves in forest order (trees in order, Morton order within a tree).
+  const std::vector<Leaf<Dim>>& leaves() const { return leaves_; }
+
+  // Refines the leaves flagged Refine (not beyond maxLevel) and coarsens every family whose
+  // members are all flagged Coarsen (not below minLevel), then refines further where needed to
+  // restore 2:1 balance across faces, edges and corners. flags has one entry per leaf.
+  void adapt(std::span<const AdaptFlag> flags, int minLevel, int maxLevel);
+
+  // The deepest level p4est can refine to in this dimension.
+  static int deepestLevel();
+
+private:
+  void collectLeaves();
+
+  struct State; // the p4est objects, behind a pointer so that p4est's headers stay out of here
+  MPI_Comm comm_;
+  Vec<int, Dim> treesPerAxis_;
+  Vec<bool, Dim> periodic_;
+  std::unique_ptr<State> state_;
+  std::vector<Leaf<Dim>> leaves_;
+};
+
+} // namespace tessera::amr

@@ -1,0 +1,86 @@
+#pragma once
+// p4est (2D) and p8est (3D) behind one compile-time interface, so that Forest<Dim> is written once.
+// The two libraries have the same functions under different prefixes and types; this traits
+// class names them for each dimension.
+#include <p4est_extended.h>
+#include <p8est_extended.h>
+
+#include "engine/small_vector.hpp"
+
+namespace tessera::amr {
+
+template <int Dim>
+struct P4est;
+
+template <>
+struct P4est<2> {
+  using Forest = p4est_t;
+  using Connectivity = p4est_connectivity_t;
+  using Quadrant = p4est_quadrant_t;
+  using Tree = p4est_tree_t;
+  using InitFn = p4est_init_t;
+  using RefineFn = p4est_refine_t;
+  using CoarsenFn = p4est_coarsen_t;
+  static constexpr int kMaxLevel = P4EST_MAXLEVEL;        // quadrant coordinates are in 2^kMaxLevel
+  static constexpr int kMaxRefineLevel = P4EST_QMAXLEVEL; // deepest level a quadrant may reach
+  static constexpr int kChildren = P4EST_CHILDREN;
+  static constexpr int kConnectFull = P4EST_CONNECT_FULL; // balance across faces and corners
+
+  static Connectivity* brick(Vec<int, 2> trees, Vec<bool, 2> periodic) {
+    return p4est_connectivity_new_brick(trees[0], trees[1], periodic[0], periodic[1]);
+  }
+  static Forest* create(sc_MPI_Comm comm, Connectivity* c, int minLevel, std::size_t dataSize,
+                        InitFn init, void* user) {
+    return p4est_new_ext(comm, c, 0, minLevel, 1, dataSize, init, user);
+  }
+  static void refine(Forest* f, int maxLevel, RefineFn fn, InitFn init) {
+    p4est_refine_ext(f, 0, maxLevel, fn, init, nullptr);
+  }
+  static void coarsen(Forest* f, CoarsenFn fn, InitFn init) {
+    p4est_coarsen_ext(f, 0, 0, fn, init, nullptr);
+  }
+  static void balance(Forest* f, InitFn init) {
+    p4est_balance_ext(f, P4EST_CONNECT_FULL, init, nullptr);
+  }
+  static void destroy(Forest* f) { p4est_destroy(f); }
+  static void destroy(Connectivity* c) { p4est_connectivity_destroy(c); }
+  static Vec<p4est_qcoord_t, 2> coords(const Quadrant& q) { return {{q.x, q.y}}; }
+};
+
+template <>
+struct P4est<3> {
+  using Forest = p8est_t;
+  using Connectivity = p8est_connectivity_t;
+  using Quadrant = p8est_quadrant_t;
+  using Tree = p8est_tree_t;
+  using InitFn = p8est_init_t;
+  using RefineFn = p8est_refine_t;
+  using CoarsenFn = p8est_coarsen_t;
+  static constexpr int kMaxLevel = P8EST_MAXLEVEL;
+  static constexpr int kMaxRefineLevel = P8EST_QMAXLEVEL;
+  static constexpr int kChildren = P8EST_CHILDREN;
+  static constexpr int kConnectFull = P8EST_CONNECT_FULL;
+
+  static Connectivity* brick(Vec<int, 3> trees, Vec<bool, 3> periodic) {
+    return p8est_connectivity_new_brick(trees[0], trees[1], trees[2], periodic[0], periodic[1],
+                                        periodic[2]);
+  }
+  static Forest* create(sc_MPI_Comm comm, Connectivity* c, int minLevel, std::size_t dataSize,
+                        InitFn init, void* user) {
+    return p8est_new_ext(comm, c, 0, minLevel, 1, dataSize, init, user);
+  }
+  static void refine(Forest* f, int maxLevel, RefineFn fn, InitFn init) {
+    p8est_refine_ext(f, 0, maxLevel, fn, init, nullptr);
+  }
+  static void coarsen(Forest* f, CoarsenFn fn, InitFn init) {
+    p8est_coarsen_ext(f, 0, 0, fn, init, nullptr);
+  }
+  static void balance(Forest* f, InitFn init) {
+    p8est_balance_ext(f, P8EST_CONNECT_FULL, init, nullptr);
+  }
+  static void destroy(Forest* f) { p8est_destroy(f); }
+  static void destroy(Connectivity* c) { p8est_connectivity_destroy(c); }
+  static Vec<p4est_qcoord_t, 3> coords(const Quadrant& q) { return {{q.x, q.y, q.z}}; }
+};
+
+} // namespace tessera::amr
