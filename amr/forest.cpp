@@ -46,6 +46,12 @@ int coarsenFlaggedFamily(typename P4est<Dim>::Forest* f, p4est_topidx_t,
   return 1;
 }
 
+// p4est registers itself once per process (2D and 3D forests alike); its chatter is turned off.
+void initialiseP4estOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] { p4est_init(nullptr, SC_LP_ERROR); });
+}
+
 // Visits this rank's quadrants in forest order.
 template <int Dim, class F>
 void forEachLocalQuadrant(typename P4est<Dim>::Forest* forest, F&& f) {
@@ -84,8 +90,7 @@ Forest<Dim>::Forest(MPI_Comm comm, Vec<int, Dim> treesPerAxis, Vec<bool, Dim> pe
     : comm_(comm), treesPerAxis_(treesPerAxis), periodic_(periodic),
       state_(std::make_unique<State>()) {
   using Api = P4est<Dim>;
-  static std::once_flag quiet;
-  std::call_once(quiet, [] { p4est_init(nullptr, SC_LP_ERROR); }); // p4est's own chatter off
+  initialiseP4estOnce();
   for (int a = 0; a < Dim; ++a)
     if (treesPerAxis[a] < 1)
       throw std::invalid_argument("Forest: need at least one tree per axis");

@@ -47,9 +47,13 @@ struct PatchLayout {
     return offset;
   }
 
+  // Start of one variable of one patch (halo included): add cellOffset to reach a cell.
+  TESSERA_INLINE std::size_t varOffset(int patch, int var) const {
+    return std::size_t(patch) * patchStride() + std::size_t(var) * varStride();
+  }
+
   TESSERA_INLINE std::size_t index(int patch, int var, CellIndex<Dim> c) const {
-    return std::size_t(patch) * patchStride() + std::size_t(var) * varStride() +
-           std::size_t(cellOffset(c));
+    return varOffset(patch, var) + std::size_t(cellOffset(c));
   }
 
   // The interior cell with number n in [0, N^Dim), x fastest.

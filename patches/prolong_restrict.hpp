@@ -1,0 +1,94 @@
+#pragma once
+// Moving patch data between levels. A coarse patch covers 2^Dim children, each the size of one
+// coarse patch octant refined twice; `child` gives the octant (0 or 1 per axis).
+//
+// Prolongation is conservative and limited-linear: each coarse cell gets the minmod of its two
+// one-sided differences per axis, and its 2^Dim fine cells take the coarse value plus or minus a
+// quarter of each slope, so their mean is the coarse value and no new extremum appears.
+// Restriction is the mean of the 2^Dim fine cells. Prolongation then restriction gives back the
+// coarse data (to round-off). Both are written per cell, for the host and the device.
+#include <cmath>
+
+#include "engine/backend.hpp"
+#include "patches/patch_layout.hpp"
+
+namespace tessera {
+
+TESSERA_INLINE double minmod(double a, double b) {
+  if (a * b <= 0.0)
+    return 0.0;
+  return std::fabs(a) < std::fabs(b) ? a : b;
+}
+
+// The value of fine cell `fine` of child `child` prolonged from `coarse`, the data of one
+// variable of the parent patch (halo filled: the slopes at the patch edge use it).
+template <int Dim>
+TESSERA_INLINE double prolongedValue(const PatchLayout<Dim>& layout, const double* coarse,
+                                     Vec<int, Dim> child, CellIndex<Dim> fine) {
+  const int half = layout.cellsPerAxis / 2;
+  CellIndex<Dim> parent;
+  for (int a = 0; a < Dim; ++a)
+    parent[a] = child[a] * half + fine[a] / 2;
+  const double centre = coarse[layout.cellOffset(parent)];
+  double value = centre;
+  for (int a = 0; a < Dim; ++a) {
+    CellIndex<Dim> lo = parent, hi = parent;
+    --lo[a];
+    ++hi[a];
+    const double slope =
+        minmod(coarse[layout.cellOffset(hi)] - centre, centre - coarse[layout.cellOffset(lo)]);
+    value += (fine[a] % 2 == 0 ? -0.25 : 0.25) * slope;
+  }
+  return value;
+}
+
+// The value of the coarse cell `cell` of the parent, lying in child `child`, restricted from that
+// child's data `fine` (one variable).
+template <int Dim>
+TESSERA_INLINE double restrictedValue(const PatchLayout<Dim>& layout, const double* fine,
+                                      Vec<int, Dim> child, CellIndex<Dim> cell) {
+  const int half = layout.cellsPerAxis / 2;
+  double sum = 0.0;
+  for (int k = 0; k < (1 << Dim); ++k) {
+    CellIndex<Dim> f;
+    for (int a = 0; a < Dim; ++a)
+      f[a] = 2 * (cell[a] - child[a] * half) + ((k >> a) & 1);
+    sum += fine[layout.cellOffset(f)];
+  }
+  return sum / double(1 << Dim);
+}
+
+// Whole-patch forms on the host: every variable of child patch `finePatch` from parent patch
+// `coarsePatch` (halo filled), and the octant `child` of parent patch `coarsePatch` from child
+// patch `finePatch`.
+template <int Dim>
+void prolongPatch(const PatchLayout<Dim>& layout, const double* coarseData, int coarsePatch,
+                  Vec<int, Dim> child, double* fineData, int finePatch) {
+  for (int v = 0; v < layout.numVars; ++v) {
+    const double* coarse = coarseData + layout.varOffset(coarsePatch, v);
+    double* fine = fineData + layout.varOffset(finePatch, v);
+    for (int n = 0; n < layout.interiorCells(); ++n) {
+      const CellIndex<Dim> c = layout.interiorCell(n);
+      fine[layout.cellOffset(c)] = prolongedValue(layout, coarse, child, c);
+    }
+  }
+}
+
+template <int Dim>
+void restrictPatch(const PatchLayout<Dim>& layout, const double* fineData, int finePatch,
+                   Vec<int, Dim> child, double* coarseData, int coarsePatch) {
+  const int half = layout.cellsPerAxis / 2;
+  const PatchLayout<Dim> octant{half, 0, 1}; // numbering of the parent cells the child covers
+  for (int v = 0; v < layout.numVars; ++v) {
+    const double* fine = fineData + layout.varOffset(finePatch, v);
+    double* coarse = coarseData + layout.varOffset(coarsePatch, v);
+    for (int n = 0; n < octant.interiorCells(); ++n) {
+      CellIndex<Dim> c = octant.interiorCell(n);
+      for (int a = 0; a < Dim; ++a)
+        c[a] += child[a] * half;
+      coarse[layout.cellOffset(c)] = restrictedValue(layout, fine, child, c);
+    }
+  }
+}
+
+} // namespace tessera

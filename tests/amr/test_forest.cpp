@@ -1,0 +1,157 @@
+// The p4est forest: leaves of a uniform brick, adaptation by flags, and 2:1 balance across faces,
+// edges and corners (periodic images included), checked by brute force on the leaf boxes.
+#include <gtest/gtest.h>
+#include <map>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "amr/forest.hpp"
+
+namespace tessera::amr {
+namespace {
+
+// The box of a leaf in units of the finest level `finest`: [lo, lo + size) per axis.
+template <int Dim>
+struct Box {
+  Vec<long long, Dim> lo;
+  long long size;
+};
+
+template <int Dim>
+Box<Dim> boxOf(const Leaf<Dim>& leaf, int finest) {
+  Box<Dim> b;
+  b.size = 1LL << (finest - leaf.level);
+  for (int a = 0; a < Dim; ++a)
+    b.lo[a] = leaf.index[a] * b.size;
+  return b;
+}
+
+// True when the closed boxes share a face, an edge or a corner, directly or across a periodic
+// axis of a domain `extent` finest cells long.
+template <int Dim>
+bool touch(const Box<Dim>& a, const Box<Dim>& b, Vec<long long, Dim> extent,
+           Vec<bool, Dim> periodic) {
+  for (int axis = 0; axis < Dim; ++axis) {
+    bool overlaps = false;
+    for (long long shift : {0LL, extent[axis], -extent[axis]}) {
+      if (shift != 0 && !periodic[axis])
+        continue;
+      const long long lo = b.lo[axis] + shift;
+      overlaps = overlaps || (a.lo[axis] <= lo + b.size && lo <= a.lo[axis] + a.size);
+    }
+    if (!overlaps)
+      return false;
+  }
+  return true;
+}
+
+template <int Dim>
+void expectBalancedAndTiling(const Forest<Dim>& forest) {
+  const auto& leaves = forest.leaves();
+  int finest = 0;
+  for (const auto& l : leaves)
+    finest = std::max(finest, l.level);
+  Vec<long long, Dim> extent;
+  long long volume = 1;
+  for (int a = 0; a < Dim; ++a) {
+    extent[a] = (long long)forest.treesPerAxis()[a] << finest;
+    volume *= extent[a];
+  }
+  long long covered = 0;
+  for (std::size_t i = 0; i < leaves.size(); ++i) {
+    const Box<Dim> bi = boxOf(leaves[i], finest);
+    long long v = 1;
+    for (int a = 0; a < Dim; ++a)
+      v *= bi.size;
+    covered += v;
+    for (std::size_t j = i + 1; j < leaves.size(); ++j) {
+      if (touch(bi, boxOf(leaves[j], finest), extent, forest.periodic())) {
+        ASSERT_LE(std::abs(leaves[i].level - leaves[j].level), 1)
+            << "leaves " << i << " and " << j << " touch across more than one level";
+      }
+    }
+  }
+  EXPECT_EQ(covered, volume) << "the leaves must tile the domain";
+}
+
+TEST(Forest, UniformBrickHasEveryPositionOnce) {
+  Forest<2> forest(MPI_COMM_WORLD, {{3, 2}}, {{false, true}}, 2);
+  ASSERT_EQ(forest.leaves().size(), std::size_t(3 * 2 * 16));
+  std::set<std::pair<int, int>> seen;
+  std::map<int, std::pair<int, int>> brickCellOfTree;
+  for (const auto& leaf : forest.leaves()) {
+    EXPECT_EQ(leaf.level, 2);
+    EXPECT_GE(leaf.index[0], 0);
+    EXPECT_LT(leaf.index[0], 12);
+    EXPECT_GE(leaf.index[1], 0);
+    EXPECT_LT(leaf.index[1], 8);
+    EXPECT_TRUE(seen.insert({leaf.index[0], leaf.index[1]}).second);
+    // Every tree is one level-0 patch: all its leaves lie in one brick cell, its own.
+    const std::pair<int, int> cell{leaf.index[0] / 4, leaf.index[1] / 4};
+    const auto [it, inserted] = brickCellOfTree.insert({leaf.tree, cell});
+    EXPECT_EQ(it->second, cell) << "tree " << leaf.tree;
+  }
+  std::set<std::pair<int, int>> cells;
+  for (const auto& [tree, cell] : brickCellOfTree)
+    cells.insert(cell);
+  EXPECT_EQ(cells.size(), 6u) << "six trees in six different brick cells";
+}
+
+TEST(Forest, RefineOneLeafThenCoarsenItsChildren) {
+  Forest<3> forest(MPI_COMM_WORLD, {{1, 1, 1}}, {{false, false, false}}, 1);
+  ASSERT_EQ(forest.leaves().size(), 8u);
+  std::vector<AdaptFlag> flags(8, AdaptFlag::Keep);
+  flags[3] = AdaptFlag::Refine;
+  forest.adapt(flags, 0, 3);
+  EXPECT_EQ(forest.leaves().size(), 15u);
+  expectBalancedAndTiling(forest);
+  // Coarsen the eight children (level 2) again: back to the uniform level 1.
+  flags.assign(forest.leaves().size(), AdaptFlag::Keep);
+  for (std::size_t i = 0; i < flags.size(); ++i)
+    if (forest.leaves()[i].level == 2)
+      flags[i] = AdaptFlag::Coarsen;
+  forest.adapt(flags, 0, 3);
+  EXPECT_EQ(forest.leaves().size(), 8u);
+  // Levels are bounded: coarsening below minLevel and refining beyond maxLevel do nothing.
+  flags.assign(8, AdaptFlag::Coarsen);
+  forest.adapt(flags, 1, 3);
+  EXPECT_EQ(forest.leaves().size(), 8u);
+  flags.assign(8, AdaptFlag::Refine);
+  forest.adapt(flags, 0, 1);
+  EXPECT_EQ(forest.leaves().size(), 8u);
+}
+
+template <int Dim>
+void randomAdaptsStayBalanced(Vec<int, Dim> trees, Vec<bool, Dim> periodic, int rounds) {
+  Forest<Dim> forest(MPI_COMM_WORLD, trees, periodic, 1);
+  std::mt19937 random(12345);
+  for (int round = 0; round < rounds; ++round) {
+    std::vector<AdaptFlag> flags(forest.leaves().size());
+    for (auto& f : flags) {
+      const int r = int(random() % 10);
+      f = r < 2 ? AdaptFlag::Refine : (r < 6 ? AdaptFlag::Coarsen : AdaptFlag::Keep);
+    }
+    forest.adapt(flags, 0, 4);
+    expectBalancedAndTiling(forest);
+  }
+}
+
+TEST(Forest, RandomAdaptsKeepTwoToOneBalance2D) {
+  randomAdaptsStayBalanced<2>({{2, 3}}, {{true, false}}, 8);
+}
+
+TEST(Forest, RandomAdaptsKeepTwoToOneBalance3D) {
+  randomAdaptsStayBalanced<3>({{1, 2, 1}}, {{false, true, true}}, 4);
+}
+
+TEST(Forest, RejectsBadArguments) {
+  EXPECT_THROW(Forest<2>(MPI_COMM_WORLD, {{0, 1}}, {{false, false}}, 0), std::invalid_argument);
+  EXPECT_THROW(Forest<2>(MPI_COMM_WORLD, {{1, 1}}, {{false, false}}, 99), std::invalid_argument);
+  Forest<2> forest(MPI_COMM_WORLD, {{1, 1}}, {{false, false}}, 1);
+  std::vector<AdaptFlag> tooFew(3, AdaptFlag::Keep);
+  EXPECT_THROW(forest.adapt(tooFew, 0, 2), std::invalid_argument);
+}
+
+} // namespace
+} // namespace tessera::amr
