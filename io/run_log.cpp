@@ -74,12 +74,15 @@ void RunLog::output(long long step, double time, const std::filesystem::path& fi
        ",\"file\":" + quoted(file.string()) + "}");
 }
 
-void RunLog::finish(long long steps, double time) {
+void RunLog::finish(long long steps, double time, double haloSeconds, double updateSeconds) {
   line("{\"event\":\"finish\",\"steps\":" + std::to_string(steps) + ",\"time\":" + number(time) +
        ",\"stepping_seconds\":" + number(steppingSeconds_) +
+       ",\"halo_seconds\":" + number(haloSeconds) + ",\"update_seconds\":" + number(updateSeconds) +
        ",\"cell_updates_per_second\":" + number(cellUpdatesPerSecond()) + "}");
-  std::printf("finished: %lld steps to t = %.6e, %.3e cell-updates/s over %s of stepping\n", steps,
-              time, cellUpdatesPerSecond(), duration(steppingSeconds_).c_str());
+  std::printf("finished: %lld steps to t = %.6e, %.3e cell-updates/s over %s of stepping "
+              "(halo fill %s, update %s)\n",
+              steps, time, cellUpdatesPerSecond(), duration(steppingSeconds_).c_str(),
+              duration(haloSeconds).c_str(), duration(updateSeconds).c_str());
 }
 
 void RunLog::line(const std::string& json) {

@@ -25,7 +25,8 @@ public:
 
   void step(const StepReport& r);
   void output(long long step, double time, const std::filesystem::path& file);
-  void finish(long long steps, double time);
+  // The totals, with the stepping time split into halo fill and update.
+  void finish(long long steps, double time, double haloSeconds, double updateSeconds);
 
   double cellUpdatesPerSecond() const;
 

@@ -112,7 +112,7 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, Initial initial,
     }
   }
   writeOutput();
-  log.finish(solver.step(), solver.time());
+  log.finish(solver.step(), solver.time(), solver.times().halo, solver.times().update);
   if (solver.time() < run.endTime - slack)
     std::printf("stopped at time.max_steps = %lld before time.end_time\n", run.maxSteps);
 }
