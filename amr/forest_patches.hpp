@@ -1,8 +1,6 @@
 #pragma once
-// From forest leaves to patches: the geometry of each leaf's patch, and the halo plan of a forest
-// whose leaves share one level (a uniformly refined forest is a uniform patch grid).
+// From forest leaves to patches: the geometry of each leaf's patch and the halo plan.
 #include <stdexcept>
-#include <unordered_map>
 #include <vector>
 
 #include "amr/forest.hpp"
@@ -42,38 +40,26 @@ std::vector<PatchGeometry<Dim>> leafGeometry(const Forest<Dim>& forest,
   return geometry;
 }
 
-// The halo plan of a forest whose leaves all sit on one level. Periodic axes of the boundary must
-// be the forest's periodic axes.
+// The patch placements of the forest's leaves.
 template <int Dim>
-HaloPlan<Dim> singleLevelHaloPlan(const Forest<Dim>& forest, const PatchLayout<Dim>& layout,
-                                  const DomainBoundary<Dim>& boundary) {
-  const auto& leaves = forest.leaves();
-  if (leaves.empty())
-    return {};
-  const int level = leaves.front().level;
-  SameLevelPatches<Dim> patches;
-  patches.patchesPerAxis = patchesPerAxisOnLevel(forest, level);
-  const auto key = [np = patches.patchesPerAxis](Vec<int, Dim> c) {
-    long long k = 0;
-    for (int a = Dim - 1; a >= 0; --a)
-      k = k * np[a] + c[a];
-    return k;
-  };
-  std::unordered_map<long long, int> leafAt;
-  for (std::size_t i = 0; i < leaves.size(); ++i) {
-    if (leaves[i].level != level)
-      throw std::invalid_argument("singleLevelHaloPlan: the forest's leaves are on several levels");
-    patches.positions.push_back(leaves[i].index);
-    leafAt[key(leaves[i].index)] = int(i);
-  }
+std::vector<PatchPlacement<Dim>> leafPlacements(const Forest<Dim>& forest) {
+  std::vector<PatchPlacement<Dim>> placements;
+  placements.reserve(forest.leaves().size());
+  for (const Leaf<Dim>& leaf : forest.leaves())
+    placements.push_back({leaf.level, leaf.index});
+  return placements;
+}
+
+// The halo plan of the forest's leaves, across levels. The boundary's periodic axes must be the
+// forest's.
+template <int Dim>
+HaloPlan<Dim> forestHaloPlan(const Forest<Dim>& forest, const PatchLayout<Dim>& layout,
+                             const DomainBoundary<Dim>& boundary) {
   for (int a = 0; a < Dim; ++a)
     if ((boundary.kind[a][0] == BoundaryKind::Periodic) != forest.periodic()[a])
-      throw std::invalid_argument("singleLevelHaloPlan: periodic axes differ from the forest's");
-  patches.patchAt = [&leafAt, key](Vec<int, Dim> c) {
-    const auto it = leafAt.find(key(c));
-    return it == leafAt.end() ? -1 : it->second;
-  };
-  return buildSameLevelHaloPlan(layout, patches, boundary);
+      throw std::invalid_argument("forestHaloPlan: periodic axes differ from the forest's");
+  const auto placements = leafPlacements(forest);
+  return buildHaloPlan<Dim>(layout, placements, forest.treesPerAxis(), boundary);
 }
 
 } // namespace tessera::amr

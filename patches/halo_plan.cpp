@@ -1,8 +1,11 @@
 #include "patches/halo_plan.hpp"
 
+#include <array>
+#include <map>
 #include <stdexcept>
 #include <string>
 
+#include "patches/prolong_restrict.hpp"
 #include "patches/uniform_patch_grid.hpp"
 
 namespace tessera {
@@ -26,15 +29,51 @@ void forEachNeighbourDirection(F&& f) {
   }
 }
 
+// The patch at each (level, position).
+template <int Dim>
+class PlacementIndex {
+public:
+  explicit PlacementIndex(std::span<const PatchPlacement<Dim>> patches) {
+    for (std::size_t p = 0; p < patches.size(); ++p)
+      if (!index_.emplace(key(patches[p].level, patches[p].index), int(p)).second)
+        throw std::invalid_argument("halo plan: two patches at one place");
+  }
+  int at(int level, Vec<int, Dim> position) const {
+    const auto it = index_.find(key(level, position));
+    return it == index_.end() ? -1 : it->second;
+  }
+
+private:
+  static std::array<int, Dim + 1> key(int level, Vec<int, Dim> position) {
+    std::array<int, Dim + 1> k{};
+    k[0] = level;
+    for (int a = 0; a < Dim; ++a)
+      k[a + 1] = position[a];
+    return k;
+  }
+  std::map<std::array<int, Dim + 1>, int> index_;
+};
+
+// The destination cells d in [lo, hi) whose u = scale d + shift lies in [from, to).
+inline bool restrictRange(int scale, int shift, int from, int to, int& lo, int& hi) {
+  if (scale == 0)
+    return shift >= from && shift < to; // every d maps to shift
+  const int a = scale == 1 ? from - shift : shift - to + 1;
+  const int b = scale == 1 ? to - shift : shift - from + 1;
+  lo = std::max(lo, a);
+  hi = std::min(hi, b);
+  return lo < hi;
+}
+
 } // namespace
 
 template <int Dim>
-HaloPlan<Dim> buildSameLevelHaloPlan(const PatchLayout<Dim>& layout,
-                                     const SameLevelPatches<Dim>& patches,
-                                     const DomainBoundary<Dim>& boundary) {
+HaloPlan<Dim>
+buildHaloPlan(const PatchLayout<Dim>& layout, std::span<const PatchPlacement<Dim>> patches,
+              Vec<int, Dim> level0PatchesPerAxis, const DomainBoundary<Dim>& boundary) {
   const int n = layout.cellsPerAxis;
   const int h = layout.halo;
-  const Vec<int, Dim> np = patches.patchesPerAxis;
+  const PlacementIndex<Dim> index(patches);
 
   HaloPlan<Dim> plan;
   int inflowIndex[Dim][2];
@@ -56,12 +95,17 @@ HaloPlan<Dim> buildSameLevelHaloPlan(const PatchLayout<Dim>& layout,
       plan.inflowStates.push_back(state);
     }
 
-  for (int p = 0; p < int(patches.positions.size()); ++p) {
-    const Vec<int, Dim> pc = patches.positions[p];
+  for (int p = 0; p < int(patches.size()); ++p) {
+    const int level = patches[p].level;
+    const Vec<int, Dim> at = patches[p].index;
+    if (level > 0 && n % 2 != 0)
+      throw std::invalid_argument("halo plan: refined patches need an even cell count per axis");
     forEachNeighbourDirection<Dim>([&](Vec<int, Dim> d) {
       HaloOp<Dim> op;
       op.dstPatch = p;
-      Vec<int, Dim> src = pc;
+      // The neighbouring patch position on this level, after periodic wrap; physical axes keep
+      // this patch's position and map cells into it by mirror or clamp.
+      Vec<int, Dim> virtualAt = at;
       for (int a = 0; a < Dim; ++a) {
         op.lo[a] = d[a] < 0 ? -h : (d[a] == 0 ? 0 : n);
         op.hi[a] = d[a] < 0 ? 0 : (d[a] == 0 ? n : n + h);
@@ -70,11 +114,12 @@ HaloPlan<Dim> buildSameLevelHaloPlan(const PatchLayout<Dim>& layout,
         if (d[a] == 0)
           continue;
         const int side = d[a] < 0 ? 0 : 1;
-        const int neighbour = pc[a] + d[a];
-        const bool inside = neighbour >= 0 && neighbour < np[a];
+        const int patchesOnLevel = level0PatchesPerAxis[a] << level;
+        const int neighbour = at[a] + d[a];
+        const bool inside = neighbour >= 0 && neighbour < patchesOnLevel;
         const BoundaryKind kind = boundary.kind[a][side];
         if (inside || kind == BoundaryKind::Periodic) {
-          src[a] = (neighbour + np[a]) % np[a];
+          virtualAt[a] = (neighbour + patchesOnLevel) % patchesOnLevel;
           op.shift[a] = -d[a] * n;
         } else if (kind == BoundaryKind::Outflow) {
           op.scale[a] = 0;
@@ -87,10 +132,53 @@ HaloPlan<Dim> buildSameLevelHaloPlan(const PatchLayout<Dim>& layout,
           op.fixedState = inflowIndex[a][side];
         }
       }
-      op.srcPatch = patches.patchAt(src);
-      if (op.srcPatch < 0)
-        throw std::invalid_argument("halo plan: no patch at a neighbouring position");
-      plan.ops.push_back(op);
+      if (op.fixedState >= 0) { // an inflow state is imposed as given, never mirrored
+        op.source = HaloSource::Fixed;
+        op.srcPatch = p;
+        op.reflectMask = 0;
+        plan.ops.push_back(op);
+        return;
+      }
+      if (const int same = index.at(level, virtualAt); same >= 0) {
+        op.source = HaloSource::SameLevel;
+        op.srcPatch = same;
+        plan.ops.push_back(op);
+        return;
+      }
+      Vec<int, Dim> parentAt;
+      for (int a = 0; a < Dim; ++a)
+        parentAt[a] = virtualAt[a] >> 1;
+      if (const int coarse = level > 0 ? index.at(level - 1, parentAt) : -1; coarse >= 0) {
+        op.source = HaloSource::Coarser;
+        op.srcPatch = coarse;
+        for (int a = 0; a < Dim; ++a)
+          op.shift[a] += (virtualAt[a] & 1) * n; // the virtual patch's corner within the parent
+        plan.ops.push_back(op);
+        return;
+      }
+      // Finer: each child of the virtual patch that the box maps into gives one operation.
+      const int half = n / 2;
+      for (int k = 0; k < (1 << Dim); ++k) {
+        HaloOp<Dim> part = op;
+        Vec<int, Dim> childAt;
+        bool overlaps = true;
+        for (int a = 0; a < Dim && overlaps; ++a) {
+          const int c = (k >> a) & 1;
+          childAt[a] = 2 * virtualAt[a] + c;
+          overlaps = restrictRange(op.scale[a], op.shift[a], c * half, (c + 1) * half, part.lo[a],
+                                   part.hi[a]);
+          part.shift[a] -= c * half;
+        }
+        if (!overlaps)
+          continue;
+        part.source = HaloSource::Finer;
+        part.srcPatch = index.at(level + 1, childAt);
+        if (part.srcPatch < 0)
+          throw std::invalid_argument("halo plan: patch " + std::to_string(p) + " on level " +
+                                      std::to_string(level) +
+                                      " has a neighbour more than one level finer or none");
+        plan.ops.push_back(part);
+      }
     });
   }
   return plan;
@@ -99,12 +187,10 @@ HaloPlan<Dim> buildSameLevelHaloPlan(const PatchLayout<Dim>& layout,
 template <int Dim>
 HaloPlan<Dim> buildUniformHaloPlan(const UniformPatchGrid<Dim>& grid,
                                    const DomainBoundary<Dim>& boundary) {
-  SameLevelPatches<Dim> patches;
+  std::vector<PatchPlacement<Dim>> patches(grid.numPatches());
   for (int p = 0; p < grid.numPatches(); ++p)
-    patches.positions.push_back(grid.patchCoords(p));
-  patches.patchesPerAxis = grid.patchesPerAxis();
-  patches.patchAt = [&grid](Vec<int, Dim> c) { return grid.patchIndex(c); };
-  return buildSameLevelHaloPlan(grid.layout(), patches, boundary);
+    patches[p].index = grid.patchCoords(p);
+  return buildHaloPlan<Dim>(grid.layout(), patches, grid.patchesPerAxis(), boundary);
 }
 
 template <int Dim>
@@ -128,16 +214,47 @@ void fillHalos(const HaloPlan<Dim>& plan, const PatchLayout<Dim>& layout,
         if (op.reflectMask & (1 << a))
           sign[v] *= parity[a * nv + v];
     }
-    const double* fixed = op.fixedState >= 0 ? plan.inflowStates[op.fixedState].data() : nullptr;
+    const double* fixed =
+        op.source == HaloSource::Fixed ? plan.inflowStates[op.fixedState].data() : nullptr;
 
     CellIndex<Dim> c = op.lo;
     while (true) {
-      CellIndex<Dim> s{};
+      CellIndex<Dim> u{};
       for (int a = 0; a < Dim; ++a)
-        s[a] = op.scale[a] * c[a] + op.shift[a];
+        u[a] = op.scale[a] * c[a] + op.shift[a];
       for (int v = 0; v < nv; ++v) {
-        const std::size_t dst = layout.index(op.dstPatch, v, c);
-        data[dst] = fixed ? fixed[v] : sign[v] * data[layout.index(op.srcPatch, v, s)];
+        const double* src = data + layout.varOffset(op.srcPatch, v);
+        double value;
+        switch (op.source) {
+        case HaloSource::SameLevel:
+          value = src[layout.cellOffset(u)];
+          break;
+        case HaloSource::Coarser: {
+          CellIndex<Dim> parent;
+          Vec<int, Dim> sub;
+          for (int a = 0; a < Dim; ++a) {
+            parent[a] = u[a] >> 1;
+            sub[a] = u[a] & 1;
+          }
+          value = limitedLinearValue(layout, src, parent, sub, /*interiorOnly=*/true);
+          break;
+        }
+        case HaloSource::Finer: {
+          value = 0.0;
+          for (int k = 0; k < (1 << Dim); ++k) {
+            CellIndex<Dim> f;
+            for (int a = 0; a < Dim; ++a)
+              f[a] = 2 * u[a] + ((k >> a) & 1);
+            value += src[layout.cellOffset(f)];
+          }
+          value /= double(1 << Dim);
+          break;
+        }
+        default:
+          value = fixed[v];
+          break;
+        }
+        data[layout.index(op.dstPatch, v, c)] = sign[v] * value;
       }
       int a = 0; // advance the box's cell counter, x fastest
       for (; a < Dim; ++a) {
@@ -151,10 +268,10 @@ void fillHalos(const HaloPlan<Dim>& plan, const PatchLayout<Dim>& layout,
   }
 }
 
-template HaloPlan<2> buildSameLevelHaloPlan(const PatchLayout<2>&, const SameLevelPatches<2>&,
-                                            const DomainBoundary<2>&);
-template HaloPlan<3> buildSameLevelHaloPlan(const PatchLayout<3>&, const SameLevelPatches<3>&,
-                                            const DomainBoundary<3>&);
+template HaloPlan<2> buildHaloPlan(const PatchLayout<2>&, std::span<const PatchPlacement<2>>,
+                                   Vec<int, 2>, const DomainBoundary<2>&);
+template HaloPlan<3> buildHaloPlan(const PatchLayout<3>&, std::span<const PatchPlacement<3>>,
+                                   Vec<int, 3>, const DomainBoundary<3>&);
 template HaloPlan<2> buildUniformHaloPlan(const UniformPatchGrid<2>&, const DomainBoundary<2>&);
 template HaloPlan<3> buildUniformHaloPlan(const UniformPatchGrid<3>&, const DomainBoundary<3>&);
 template void fillHalos(const HaloPlan<2>&, const PatchLayout<2>&, const ReflectionParity&,

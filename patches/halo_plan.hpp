@@ -1,13 +1,18 @@
 #pragma once
 // HaloPlan<Dim>: every halo cell of every patch, as a flat list of box operations built on the
-// host. A GPU executes the same list in one launch; the host twin is fillHalos().
+// host. No operation reads a cell another one writes (sources are interior cells only), so a GPU
+// can execute the whole list in one launch; the host twin is fillHalos().
 //
-// An operation fills the box [lo, hi) of patch dstPatch's halo (local cell coordinates). For a
-// copy, destination cell d reads source cell s of srcPatch with s[a] = scale[a] * d[a] + shift[a]:
-// scale 1 is a translation (neighbour or periodic image), -1 a mirror (reflecting wall) and 0 a
-// clamp (outflow). Variables named by the PDE's reflection parity change sign once for every axis
-// in reflectMask. A fixed-state operation writes inflowStates[fixedState] instead.
-#include <functional>
+// An operation fills the box [lo, hi) of patch dstPatch's halo (local cell coordinates).
+// Destination cell d maps to u[a] = scale[a] * d[a] + shift[a], a position in cells of the
+// destination's level, relative to the source patch's lower corner: scale 1 is a translation
+// (neighbour or periodic image), -1 a mirror (reflecting wall) and 0 a clamp (outflow). Then:
+//   SameLevel: the source cell u;
+//   Coarser:   the limited-linear value in part (u mod 2) of source cell floor(u / 2);
+//   Finer:     the mean of the source cells 2u + {0, 1}^Dim;
+//   Fixed:     inflowStates[fixedState].
+// Variables named by the PDE's reflection parity change sign once for every axis in reflectMask.
+#include <span>
 #include <vector>
 
 #include "engine/small_vector.hpp"
@@ -19,6 +24,16 @@ namespace tessera {
 template <int Dim>
 class UniformPatchGrid;
 
+// Where a patch sits: its level and its position among all patches of that level, on a domain of
+// level0PatchesPerAxis * 2^level patches per axis.
+template <int Dim>
+struct PatchPlacement {
+  int level = 0;
+  Vec<int, Dim> index{};
+};
+
+enum class HaloSource : signed char { SameLevel, Coarser, Finer, Fixed };
+
 template <int Dim>
 struct HaloOp {
   int dstPatch = 0;
@@ -26,7 +41,8 @@ struct HaloOp {
   Vec<int, Dim> lo{}, hi{};
   Vec<int, Dim> scale{}, shift{};
   int reflectMask = 0;
-  int fixedState = -1; // index into HaloPlan::inflowStates, or -1 for a copy
+  HaloSource source = HaloSource::SameLevel;
+  int fixedState = -1; // index into HaloPlan::inflowStates for Fixed
 };
 
 template <int Dim>
@@ -35,23 +51,17 @@ struct HaloPlan {
   std::vector<std::vector<double>> inflowStates; // conserved variables, one vector per state
 };
 
-// The patches of one level, all the same size, at integer positions on a box of
-// patchesPerAxis positions; patchAt(position) is the patch at a position (every position holds
-// one). The uniform grid is one; so is a uniformly refined forest.
+// The plan for patches on any levels, neighbours of a patch differing by at most one level
+// across faces, edges and corners (2:1 balance): same-level copies, coarse-to-fine interpolation,
+// fine-to-coarse averages, periodic images and physical boundaries. Inflow states must have
+// layout.numVars values. Throws std::invalid_argument where the patches do not tile the domain
+// in a 2:1 balanced way.
 template <int Dim>
-struct SameLevelPatches {
-  std::vector<Vec<int, Dim>> positions; // of patch 0, 1, ...
-  Vec<int, Dim> patchesPerAxis{};
-  std::function<int(Vec<int, Dim>)> patchAt;
-};
+HaloPlan<Dim>
+buildHaloPlan(const PatchLayout<Dim>& layout, std::span<const PatchPlacement<Dim>> patches,
+              Vec<int, Dim> level0PatchesPerAxis, const DomainBoundary<Dim>& boundary);
 
-// The plan for patches of one level: same-level neighbours, periodic images and physical faces,
-// edges and corners included. Inflow states must have layout.numVars values.
-template <int Dim>
-HaloPlan<Dim> buildSameLevelHaloPlan(const PatchLayout<Dim>& layout,
-                                     const SameLevelPatches<Dim>& patches,
-                                     const DomainBoundary<Dim>& boundary);
-
+// The plan of a uniform grid: every patch on level 0.
 template <int Dim>
 HaloPlan<Dim> buildUniformHaloPlan(const UniformPatchGrid<Dim>& grid,
                                    const DomainBoundary<Dim>& boundary);

@@ -20,6 +20,29 @@ TESSERA_INLINE double minmod(double a, double b) {
   return std::fabs(a) < std::fabs(b) ? a : b;
 }
 
+// The limited-linear value in the 2^Dim-th part `sub` (0 or 1 per axis) of coarse cell `parent`
+// of `coarse`, one variable of a patch. With interiorOnly, a neighbour outside the patch interior
+// gives a zero slope on that axis: halo plans read only interior cells, so that every operation of
+// a plan is independent of the others.
+template <int Dim>
+TESSERA_INLINE double limitedLinearValue(const PatchLayout<Dim>& layout, const double* coarse,
+                                         CellIndex<Dim> parent, Vec<int, Dim> sub,
+                                         bool interiorOnly) {
+  const double centre = coarse[layout.cellOffset(parent)];
+  double value = centre;
+  for (int a = 0; a < Dim; ++a) {
+    if (interiorOnly && (parent[a] == 0 || parent[a] == layout.cellsPerAxis - 1))
+      continue;
+    CellIndex<Dim> lo = parent, hi = parent;
+    --lo[a];
+    ++hi[a];
+    const double slope =
+        minmod(coarse[layout.cellOffset(hi)] - centre, centre - coarse[layout.cellOffset(lo)]);
+    value += (sub[a] == 0 ? -0.25 : 0.25) * slope;
+  }
+  return value;
+}
+
 // The value of fine cell `fine` of child `child` prolonged from `coarse`, the data of one
 // variable of the parent patch (halo filled: the slopes at the patch edge use it).
 template <int Dim>
@@ -27,19 +50,12 @@ TESSERA_INLINE double prolongedValue(const PatchLayout<Dim>& layout, const doubl
                                      Vec<int, Dim> child, CellIndex<Dim> fine) {
   const int half = layout.cellsPerAxis / 2;
   CellIndex<Dim> parent;
-  for (int a = 0; a < Dim; ++a)
-    parent[a] = child[a] * half + fine[a] / 2;
-  const double centre = coarse[layout.cellOffset(parent)];
-  double value = centre;
+  Vec<int, Dim> sub;
   for (int a = 0; a < Dim; ++a) {
-    CellIndex<Dim> lo = parent, hi = parent;
-    --lo[a];
-    ++hi[a];
-    const double slope =
-        minmod(coarse[layout.cellOffset(hi)] - centre, centre - coarse[layout.cellOffset(lo)]);
-    value += (fine[a] % 2 == 0 ? -0.25 : 0.25) * slope;
+    parent[a] = child[a] * half + fine[a] / 2;
+    sub[a] = fine[a] % 2;
   }
-  return value;
+  return limitedLinearValue(layout, coarse, parent, sub, false);
 }
 
 // The value of the coarse cell `cell` of the parent, lying in child `child`, restricted from that

@@ -32,7 +32,7 @@ double largestDifference(Vec<int, Dim> trees, int level, int n, const DomainBoun
 
   const Forest<Dim> forest(MPI_COMM_WORLD, trees, periodic, level);
   PatchSolver<Euler<Dim>> adaptive(ic.pde, layout, leafGeometry(forest, layout, lower, upper),
-                                   singleLevelHaloPlan(forest, layout, boundary), 0.3);
+                                   forestHaloPlan(forest, layout, boundary), 0.3);
   EXPECT_EQ(adaptive.numCells(), uniform.numCells());
 
   uniform.initialise(ic);
@@ -75,16 +75,6 @@ TEST(UniformForest, PeriodicPulseMatchesTheUniformGrid3D) {
   const double worst = largestDifference<3>({{1, 2, 1}}, 1, 4,
                                             DomainBoundary<3>::all(BoundaryKind::Periodic), ic, 30);
   EXPECT_LE(worst, 1e-13);
-}
-
-TEST(UniformForest, SeveralLevelsAreRejectedBySingleLevelPlan) {
-  Forest<2> forest(MPI_COMM_WORLD, {{1, 1}}, {{false, false}}, 1);
-  std::vector<AdaptFlag> flags(4, AdaptFlag::Keep);
-  flags[0] = AdaptFlag::Refine;
-  forest.adapt(flags, 0, 2);
-  EXPECT_THROW(singleLevelHaloPlan(forest, PatchLayout<2>{4, 1, 4},
-                                   DomainBoundary<2>::all(BoundaryKind::Outflow)),
-               std::invalid_argument);
 }
 
 } // namespace
