@@ -23,3 +23,11 @@ function(tessera_add_library name)
   endif()
   add_library(Tessera::${name} ALIAS ${name})
 endfunction()
+
+# Device sources are .cu files. nvcc compiles them as CUDA; under HIP they are sources of the C++
+# language (hipcc), switched to HIP because the build compiles every other source as plain C++.
+function(tessera_device_sources)
+  if(TESSERA_BACKEND STREQUAL "hip")
+    set_source_files_properties(${ARGN} PROPERTIES LANGUAGE CXX COMPILE_OPTIONS -xhip)
+  endif()
+endfunction()

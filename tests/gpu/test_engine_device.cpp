@@ -1,14 +1,13 @@
 // Device twins of the engine's host loops and reductions, compared with the host versions.
-// Skipped where no device is visible.
+// Skipped where no device is visible. Plain C++: the kernels are in engine_device_twins.cu.
 #include <cmath>
 #include <gtest/gtest.h>
 #include <vector>
 
 #include "engine/device_array.hpp"
 #include "engine/gpu_runtime.hpp"
-#include "engine/parallel_for.hpp"
-#include "engine/parallel_for_device.hpp"
 #include "engine/reduce.hpp"
+#include "tests/gpu/engine_device_twins.hpp"
 
 namespace tessera {
 namespace {
@@ -21,24 +20,15 @@ protected:
   }
 };
 
-// The loop body both back ends run: a value that depends on patch and cell in a nonlinear way.
-struct FillBody {
-  double* out;
-  int cellsPerPatch;
-  TESSERA_HOST_DEVICE void operator()(int p, int c) const {
-    out[std::size_t(p) * cellsPerPatch + c] = std::sin(0.01 * c + 0.3 * p) * (1.0 + p % 7);
-  }
-};
-
 TEST_F(EngineDevice, ForEachPatchCellMatchesTheHostTwin) {
   const int patches = 333, cells = 18 * 18 * 18;
   DeviceArray<double> device(std::size_t(patches) * cells, MemorySpace::Device);
   std::vector<double> poison(device.size(), std::nan(""));
   device.copyFromHost(poison); // every element must be written by the kernel
-  forEachPatchCellDevice(patches, cells, FillBody{device.data(), cells});
+  test::fillWithDeviceLoop(device.data(), patches, cells);
 
   DeviceArray<double> host(device.size(), MemorySpace::Host);
-  forEachPatchCell(patches, cells, FillBody{host.data(), cells});
+  test::fillWithHostLoop(host.data(), patches, cells);
 
   std::vector<double> fromDevice(device.size());
   device.copyToHost(fromDevice);
@@ -73,7 +63,7 @@ TEST_F(EngineDevice, CheckedCallsReportFileLineAndMessage) {
     FAIL() << "an invalid copy did not fail";
   } catch (const GpuError& e) {
     const std::string what = e.what();
-    EXPECT_NE(what.find("test_engine_device.cu"), std::string::npos) << what;
+    EXPECT_NE(what.find("test_engine_device.cpp"), std::string::npos) << what;
     EXPECT_NE(what.find("gpuMemcpy"), std::string::npos) << what;
   }
   (void)gpuGetLastError();

@@ -1,0 +1,13 @@
+#pragma once
+// The loop body of the engine device tests, run by the device loop and by its host twin. Both
+// runs live in engine_device_twins.cu: a device translation unit must not include GoogleTest,
+// whose headers crash clang 15 (Debian 12's hipcc) in C++20 HIP mode.
+
+namespace tessera::test {
+
+// out[p * cellsPerPatch + c] = a nonlinear function of patch p and cell c; out is in device
+// memory for the first, in host memory for the second.
+void fillWithDeviceLoop(double* out, int numPatches, int cellsPerPatch);
+void fillWithHostLoop(double* out, int numPatches, int cellsPerPatch);
+
+} // namespace tessera::test
