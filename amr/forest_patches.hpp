@@ -5,6 +5,7 @@
 
 #include "amr/forest.hpp"
 #include "patches/boundary.hpp"
+#include "patches/flux_register.hpp"
 #include "patches/halo_plan.hpp"
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
@@ -60,6 +61,14 @@ HaloPlan<Dim> forestHaloPlan(const Forest<Dim>& forest, const PatchLayout<Dim>& 
       throw std::invalid_argument("forestHaloPlan: periodic axes differ from the forest's");
   const auto placements = leafPlacements(forest);
   return buildHaloPlan<Dim>(layout, placements, forest.treesPerAxis(), boundary);
+}
+
+// The coarse-fine faces of the forest's leaves, for refluxing.
+template <int Dim>
+std::vector<RefluxOp<Dim>> forestRefluxPlan(const Forest<Dim>& forest,
+                                            const DomainBoundary<Dim>& boundary) {
+  const auto placements = leafPlacements(forest);
+  return buildRefluxPlan<Dim>(placements, forest.treesPerAxis(), boundary);
 }
 
 } // namespace tessera::amr

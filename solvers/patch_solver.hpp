@@ -3,6 +3,7 @@
 // grid, or the leaves of a forest), host back end. Holds the state twice (current and next), the
 // halo plan and the per-patch eigenvalues; one advance() is halo fill, fused update and swap, and
 // leaves the eigenvalues for the next dt.
+#include <algorithm>
 #include <span>
 #include <utility>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "engine/parallel_for.hpp"
 #include "engine/timer.hpp"
 #include "patches/boundary.hpp"
+#include "patches/flux_register.hpp"
 #include "patches/halo_plan.hpp"
 #include "patches/patch_store.hpp"
 #include "patches/uniform_patch_grid.hpp"
@@ -23,6 +25,7 @@ namespace tessera {
 struct StepTimes {
   double halo = 0.0;
   double update = 0.0;
+  double reflux = 0.0;
 };
 
 template <ConservationLaw PDE>
@@ -31,13 +34,26 @@ public:
   static constexpr int kDim = PDE::kDim;
   using State = typename PDE::State;
 
-  // Patches of one layout with their geometry, and the plan that fills their halos.
+  // Patches of one layout with their geometry, the plan that fills their halos and, where
+  // patches of different levels meet, the plan that corrects coarse cells by the fine fluxes.
   PatchSolver(PDE pde, PatchLayout<kDim> layout, std::vector<PatchGeometry<kDim>> geometry,
-              HaloPlan<kDim> plan, double cfl)
+              HaloPlan<kDim> plan, double cfl, std::vector<RefluxOp<kDim>> refluxPlan = {})
       : pde_(pde), layout_(layout), geometry_(std::move(geometry)), plan_(std::move(plan)),
-        parity_(reflectionParity()), current_(layout_, numPatches(), MemorySpace::Host),
+        refluxPlan_(std::move(refluxPlan)), parity_(reflectionParity()),
+        current_(layout_, numPatches(), MemorySpace::Host),
         next_(layout_, numPatches(), MemorySpace::Host), patchLambda_(numPatches(), 0.0),
-        cfl_(cfl) {}
+        fluxRegister_(
+            refluxPlan_.empty()
+                ? 0
+                : numPatches() *
+                      FluxRegisterLayout<kDim>{layout_.cellsPerAxis, PDE::kNumVars}.patchStride()),
+        cfl_(cfl) {
+    for (const RefluxOp<kDim>& op : refluxPlan_)
+      refluxedPatches_.push_back(op.coarsePatch);
+    std::sort(refluxedPatches_.begin(), refluxedPatches_.end());
+    refluxedPatches_.erase(std::unique(refluxedPatches_.begin(), refluxedPatches_.end()),
+                           refluxedPatches_.end());
+  }
 
   PatchSolver(PDE pde, const UniformPatchGrid<kDim>& grid, const DomainBoundary<kDim>& boundary,
               double cfl)
@@ -73,7 +89,17 @@ public:
     {
       ScopedTimer t(times_.update);
       rusanovUpdateHost(pde_, layout_, std::span<const PatchGeometry<kDim>>(geometry_),
-                        current_.data(), next_.data(), dt, patchLambda_.data());
+                        current_.data(), next_.data(), dt, patchLambda_.data(),
+                        refluxPlan_.empty() ? nullptr : fluxRegister_.data());
+    }
+    if (!refluxPlan_.empty()) {
+      ScopedTimer t(times_.reflux);
+      reflux<kDim>(refluxPlan_, layout_, geometry_, fluxRegister_.data(), dt, next_.data());
+      const std::size_t ps = layout_.patchStride();
+      forEachPatch(int(refluxedPatches_.size()), [&](int i) {
+        const int p = refluxedPatches_[i];
+        maxEigenvaluesHost(pde_, layout_, 1, next_.data() + p * ps, patchLambda_.data() + p);
+      });
     }
     std::swap(current_, next_);
     time_ += dt;
@@ -127,9 +153,12 @@ private:
   PatchLayout<kDim> layout_;
   std::vector<PatchGeometry<kDim>> geometry_;
   HaloPlan<kDim> plan_;
+  std::vector<RefluxOp<kDim>> refluxPlan_;
+  std::vector<int> refluxedPatches_; // coarse patches the reflux plan corrects
   ReflectionParity parity_;
   PatchStore<kDim> current_, next_;
   std::vector<double> patchLambda_;
+  std::vector<double> fluxRegister_;
   double cfl_;
   double time_ = 0.0;
   long long step_ = 0;

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "engine/parallel_for.hpp"
+#include "patches/flux_register.hpp"
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
 #include "solvers/pde.hpp"
@@ -94,7 +95,7 @@ int rowStart(const PatchLayout<Dim>& layout, int j, int k) {
 template <ConservationLaw PDE>
 void sweepX(const PDE& pde, const PatchLayout<PDE::kDim>& layout, const double* q, double* qNew,
             double ratio, RowBuffer<PDE::kNumVars>& row, RowBuffer<PDE::kNumVars>& faces,
-            const double* nextQ, double* nextQNew) {
+            const double* nextQ, double* nextQNew, double* fluxRegister) {
   const int n = layout.cellsPerAxis;
   const std::size_t vs = layout.varStride();
   const int planes = PDE::kDim == 3 ? n : 1;
@@ -117,6 +118,13 @@ void sweepX(const PDE& pde, const PatchLayout<PDE::kDim>& layout, const double* 
       for (int v = 0; v < PDE::kNumVars; ++v)
         for (int i = 0; i < n; ++i)
           qNew[v * vs + start + i] -= ratio * (faces.face[v][i + 1] - faces.face[v][i]);
+      if (fluxRegister) {
+        const FluxRegisterLayout<PDE::kDim> reg{n, PDE::kNumVars};
+        for (int v = 0; v < PDE::kNumVars; ++v) {
+          fluxRegister[reg.index(0, 0, 0, v, j + n * k)] = faces.face[v][0];
+          fluxRegister[reg.index(0, 0, 1, v, j + n * k)] = faces.face[v][n];
+        }
+      }
     }
 }
 
@@ -163,7 +171,8 @@ double rowMaxEigenvalue(const PDE& pde, const double* q, std::size_t vs, int at,
 // (NaN if any is NaN), the other sweeps return 0.
 template <int Axis, ConservationLaw PDE>
 double sweepRows(const PDE& pde, const PatchLayout<PDE::kDim>& layout, const double* q,
-                 double* qNew, double ratio, PatchScratch<PDE::kNumVars>& scratch) {
+                 double* qNew, double ratio, PatchScratch<PDE::kNumVars>& scratch,
+                 double* fluxRegister) {
   constexpr bool kLastSweep = Axis == PDE::kDim - 1;
   double lambda = 0.0;
   const int n = layout.cellsPerAxis;
@@ -180,6 +189,12 @@ double sweepRows(const PDE& pde, const PatchLayout<PDE::kDim>& layout, const dou
       evaluateRow<Axis>(pde, q, vs, base + m * stride, n, above);
       auto& face = scratch.faces[m % 2]; // the face between rows m - 1 and m
       faceFluxes(below, 0, above, 0, n, face);
+      if (fluxRegister && (m == 0 || m == n)) { // the patch's lower or upper face on Axis
+        const FluxRegisterLayout<PDE::kDim> reg{n, PDE::kNumVars};
+        for (int v = 0; v < PDE::kNumVars; ++v)
+          for (int i = 0; i < n; ++i)
+            fluxRegister[reg.index(0, Axis, m == n, v, i + n * o)] = face.face[v][i];
+      }
       if (m == 0)
         continue;
       const auto& faceBelow = scratch.faces[(m + 1) % 2];
@@ -222,7 +237,7 @@ template <ConservationLaw PDE>
 double updatePatch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                    const PatchGeometry<PDE::kDim>& geometry, const double* q, double* qNew,
                    double dt, PatchScratch<PDE::kNumVars>& scratch, const double* nextQ,
-                   double* nextQNew) {
+                   double* nextQNew, double* fluxRegister) {
   const int n = layout.cellsPerAxis;
   const std::size_t vs = layout.varStride();
   const int planes = PDE::kDim == 3 ? n : 1;
@@ -235,21 +250,24 @@ double updatePatch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
         std::memcpy(qNew + v * vs + start, q + v * vs + start, sizeof(double) * n);
       }
   sweepX(pde, layout, q, qNew, dt / geometry.dx[0], scratch.rows[0], scratch.faces[0], nextQ,
-         nextQNew);
-  const double lambda = sweepRows<1>(pde, layout, q, qNew, dt / geometry.dx[1], scratch);
+         nextQNew, fluxRegister);
+  const double lambda =
+      sweepRows<1>(pde, layout, q, qNew, dt / geometry.dx[1], scratch, fluxRegister);
   if constexpr (PDE::kDim == 3)
-    return sweepRows<2>(pde, layout, q, qNew, dt / geometry.dx[2], scratch);
+    return sweepRows<2>(pde, layout, q, qNew, dt / geometry.dx[2], scratch, fluxRegister);
   return lambda;
 }
 
 } // namespace detail
 
 // One fused step over all patches: q (with filled halos) -> qNew (interior), and patchLambda[p],
-// the largest eigenvalue of patch p's new state.
+// the largest eigenvalue of patch p's new state. With a flux register (FluxRegisterLayout, one
+// block per patch), the fluxes of every patch's boundary faces are left there for refluxing.
 template <ConservationLaw PDE>
 void rusanovUpdateHost(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                        std::span<const PatchGeometry<PDE::kDim>> geometry, const double* q,
-                       double* qNew, double dt, double* patchLambda) {
+                       double* qNew, double dt, double* patchLambda,
+                       double* fluxRegister = nullptr) {
   if (layout.cellsPerAxis > kMaxCellsPerAxis)
     throw std::invalid_argument("rusanovUpdateHost: at most 128 cells per patch axis");
   const std::size_t ps = layout.patchStride();
@@ -257,9 +275,11 @@ void rusanovUpdateHost(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
   forEachPatch(numPatches, [&](int p) {
     thread_local detail::PatchScratch<PDE::kNumVars> scratch;
     const bool last = p + 1 == numPatches;
-    patchLambda[p] = detail::updatePatch(pde, layout, geometry[p], q + p * ps, qNew + p * ps, dt,
-                                         scratch, last ? nullptr : q + (p + 1) * ps,
-                                         last ? nullptr : qNew + (p + 1) * ps);
+    const FluxRegisterLayout<PDE::kDim> registers{layout.cellsPerAxis, PDE::kNumVars};
+    patchLambda[p] =
+        detail::updatePatch(pde, layout, geometry[p], q + p * ps, qNew + p * ps, dt, scratch,
+                            last ? nullptr : q + (p + 1) * ps, last ? nullptr : qNew + (p + 1) * ps,
+                            fluxRegister ? fluxRegister + p * registers.patchStride() : nullptr);
   });
 }
 

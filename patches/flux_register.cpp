@@ -1,0 +1,114 @@
+#include "patches/flux_register.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "patches/placement_index.hpp"
+
+namespace tessera {
+
+template <int Dim>
+std::vector<RefluxOp<Dim>> buildRefluxPlan(std::span<const PatchPlacement<Dim>> patches,
+                                           Vec<int, Dim> level0PatchesPerAxis,
+                                           const DomainBoundary<Dim>& boundary) {
+  const PlacementIndex<Dim> index(patches);
+  std::vector<RefluxOp<Dim>> plan;
+  for (int p = 0; p < int(patches.size()); ++p) {
+    const int level = patches[p].level;
+    for (int axis = 0; axis < Dim; ++axis)
+      for (int side = 0; side < 2; ++side) {
+        const int patchesOnLevel = level0PatchesPerAxis[axis] << level;
+        Vec<int, Dim> across = patches[p].index;
+        across[axis] += side == 0 ? -1 : 1;
+        const bool inside = across[axis] >= 0 && across[axis] < patchesOnLevel;
+        if (!inside && boundary.kind[axis][side] != BoundaryKind::Periodic)
+          continue; // a physical face
+        across[axis] = (across[axis] + patchesOnLevel) % patchesOnLevel;
+        Vec<int, Dim> parent;
+        for (int a = 0; a < Dim; ++a)
+          parent[a] = across[a] >> 1;
+        if (index.at(level, across) >= 0 || (level > 0 && index.at(level - 1, parent) >= 0))
+          continue; // the same level or coarser across this face: nothing to correct here
+        // Finer: the children of `across` that touch this face.
+        for (int k = 0; k < (1 << Dim); ++k) {
+          RefluxOp<Dim> op;
+          Vec<int, Dim> childAt;
+          for (int a = 0; a < Dim; ++a) {
+            op.child[a] = (k >> a) & 1;
+            childAt[a] = 2 * across[a] + op.child[a];
+          }
+          if (op.child[axis] != (side == 0 ? 1 : 0))
+            continue; // not on the face
+          op.coarsePatch = p;
+          op.finePatch = index.at(level + 1, childAt);
+          op.axis = axis;
+          op.side = side;
+          if (op.finePatch < 0)
+            throw std::invalid_argument("reflux plan: patch " + std::to_string(p) +
+                                        " has a face neighbour more than one level finer");
+          plan.push_back(op);
+        }
+      }
+  }
+  return plan;
+}
+
+template <int Dim>
+void reflux(std::span<const RefluxOp<Dim>> plan, const PatchLayout<Dim>& layout,
+            std::span<const PatchGeometry<Dim>> geometry, const double* fluxRegister, double dt,
+            double* qNew) {
+  const int n = layout.cellsPerAxis;
+  const int half = n / 2;
+  const FluxRegisterLayout<Dim> registers{n, layout.numVars};
+  // Serial: two operations write one coarse cell where two of its faces meet at an edge.
+  for (const RefluxOp<Dim>& op : plan) {
+    const double ratio = dt / geometry[op.coarsePatch].dx[op.axis];
+    const double sign = op.side == 1 ? 1.0 : -1.0;
+    // The other axes of the face, in register order (x fastest).
+    int other[Dim - 1];
+    for (int a = 0, m = 0; a < Dim; ++a)
+      if (a != op.axis)
+        other[m++] = a;
+    const int coveredCells = registers.faceCells() >> (Dim - 1); // the part the fine patch covers
+    for (int f = 0; f < coveredCells; ++f) {
+      // Coarse face cell (in the coarse patch's face numbering) and its fine face cells.
+      int coarseT = 0, stride = 1;
+      int fineBase[Dim - 1];
+      CellIndex<Dim> cell{};
+      cell[op.axis] = op.side == 1 ? n - 1 : 0;
+      for (int m = 0, r = f; m < Dim - 1; ++m, r /= half) {
+        const int tc = op.child[other[m]] * half + r % half; // along other[m], coarse cells
+        coarseT += tc * stride;
+        stride *= n;
+        cell[other[m]] = tc;
+        fineBase[m] = 2 * (r % half);
+      }
+      for (int v = 0; v < layout.numVars; ++v) {
+        double fine = 0.0;
+        for (int k = 0; k < (1 << (Dim - 1)); ++k) {
+          int fineT = 0, s = 1;
+          for (int m = 0; m < Dim - 1; ++m) {
+            fineT += (fineBase[m] + ((k >> m) & 1)) * s;
+            s *= n;
+          }
+          fine += fluxRegister[registers.index(op.finePatch, op.axis, 1 - op.side, v, fineT)];
+        }
+        fine /= double(1 << (Dim - 1));
+        const double coarse =
+            fluxRegister[registers.index(op.coarsePatch, op.axis, op.side, v, coarseT)];
+        qNew[layout.index(op.coarsePatch, v, cell)] += sign * ratio * (coarse - fine);
+      }
+    }
+  }
+}
+
+template std::vector<RefluxOp<2>> buildRefluxPlan(std::span<const PatchPlacement<2>>, Vec<int, 2>,
+                                                  const DomainBoundary<2>&);
+template std::vector<RefluxOp<3>> buildRefluxPlan(std::span<const PatchPlacement<3>>, Vec<int, 3>,
+                                                  const DomainBoundary<3>&);
+template void reflux(std::span<const RefluxOp<2>>, const PatchLayout<2>&,
+                     std::span<const PatchGeometry<2>>, const double*, double, double*);
+template void reflux(std::span<const RefluxOp<3>>, const PatchLayout<3>&,
+                     std::span<const PatchGeometry<3>>, const double*, double, double*);
+
+} // namespace tessera
