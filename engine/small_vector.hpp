@@ -12,6 +12,8 @@ struct Vec {
   TESSERA_INLINE constexpr const T& operator[](int i) const { return v[i]; }
   static constexpr int size() { return N; }
 
+  friend constexpr bool operator==(const Vec&, const Vec&) = default;
+
   TESSERA_INLINE static constexpr Vec filled(T value) {
     Vec r{};
     for (int i = 0; i < N; ++i)

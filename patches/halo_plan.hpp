@@ -30,6 +30,8 @@ template <int Dim>
 struct PatchPlacement {
   int level = 0;
   Vec<int, Dim> index{};
+
+  friend bool operator==(const PatchPlacement&, const PatchPlacement&) = default;
 };
 
 enum class HaloSource : signed char { SameLevel, Coarser, Finer, Fixed };

@@ -2,6 +2,7 @@
 // Initial data of Tessera's standard cases, as functions from a cell centre to the conserved
 // state. Each is a small value type, so a case is described by data rather than by code paths.
 #include <cmath>
+#include <span>
 #include <stdexcept>
 
 #include "engine/small_vector.hpp"
@@ -43,13 +44,11 @@ struct SedovBlast {
   double radius = 0.0;
   double depositVolume = 0.0; // total volume of the cells that receive the energy
 
-  // Fills depositVolume for a grid, deciding cell by cell with the same cell centres the solver's
-  // initialisation uses; throws when no cell centre lies within the radius.
-  void placeOn(const UniformPatchGrid<Dim>& grid) {
-    const PatchLayout<Dim>& layout = grid.layout();
+  // Fills depositVolume for a set of patches, deciding cell by cell with the same cell centres the
+  // solver's initialisation uses; throws when no cell centre lies within the radius.
+  void placeOn(const PatchLayout<Dim>& layout, std::span<const PatchGeometry<Dim>> geometry) {
     depositVolume = 0.0;
-    for (int p = 0; p < grid.numPatches(); ++p) {
-      const PatchGeometry<Dim> g = grid.geometry(p);
+    for (const PatchGeometry<Dim>& g : geometry)
       for (int n = 0; n < layout.interiorCells(); ++n) {
         const CellIndex<Dim> c = layout.interiorCell(n);
         Vec<double, Dim> x;
@@ -58,9 +57,12 @@ struct SedovBlast {
         if (contains(x))
           depositVolume += g.cellVolume();
       }
-    }
     if (depositVolume == 0.0)
       throw std::invalid_argument("Sedov blast: no cell centre lies within the blast radius");
+  }
+  void placeOn(const UniformPatchGrid<Dim>& grid) {
+    const auto geometry = grid.geometries();
+    placeOn(grid.layout(), geometry);
   }
 
   bool contains(const Vec<double, Dim>& x) const {

@@ -38,21 +38,8 @@ public:
   // patches of different levels meet, the plan that corrects coarse cells by the fine fluxes.
   PatchSolver(PDE pde, PatchLayout<kDim> layout, std::vector<PatchGeometry<kDim>> geometry,
               HaloPlan<kDim> plan, double cfl, std::vector<RefluxOp<kDim>> refluxPlan = {})
-      : pde_(pde), layout_(layout), geometry_(std::move(geometry)), plan_(std::move(plan)),
-        refluxPlan_(std::move(refluxPlan)), parity_(reflectionParity()),
-        current_(layout_, numPatches(), MemorySpace::Host),
-        next_(layout_, numPatches(), MemorySpace::Host), patchLambda_(numPatches(), 0.0),
-        fluxRegister_(
-            refluxPlan_.empty()
-                ? 0
-                : numPatches() *
-                      FluxRegisterLayout<kDim>{layout_.cellsPerAxis, PDE::kNumVars}.patchStride()),
-        cfl_(cfl) {
-    for (const RefluxOp<kDim>& op : refluxPlan_)
-      refluxedPatches_.push_back(op.coarsePatch);
-    std::sort(refluxedPatches_.begin(), refluxedPatches_.end());
-    refluxedPatches_.erase(std::unique(refluxedPatches_.begin(), refluxedPatches_.end()),
-                           refluxedPatches_.end());
+      : pde_(pde), layout_(layout), parity_(reflectionParity()), cfl_(cfl) {
+    setPatches(std::move(geometry), std::move(plan), std::move(refluxPlan));
   }
 
   PatchSolver(PDE pde, const UniformPatchGrid<kDim>& grid, const DomainBoundary<kDim>& boundary,
@@ -72,6 +59,18 @@ public:
       for (int v = 0; v < PDE::kNumVars; ++v)
         current_.at(p, v, c) = q[v];
     });
+    maxEigenvaluesHost(pde_, layout_, numPatches(), current_.data(), patchLambda_.data());
+  }
+
+  // Replaces the patches (after an adapt): new geometry and plans, and the new state, whose
+  // interior fill(data) writes. Time, step count and timers carry on.
+  template <class FillState>
+  void remesh(std::vector<PatchGeometry<kDim>> geometry, HaloPlan<kDim> plan,
+              std::vector<RefluxOp<kDim>> refluxPlan, FillState&& fill) {
+    PatchStore<kDim> fresh(layout_, int(geometry.size()), MemorySpace::Host);
+    fill(fresh.data()); // may read the old state, still in place
+    setPatches(std::move(geometry), std::move(plan), std::move(refluxPlan));
+    current_ = std::move(fresh);
     maxEigenvaluesHost(pde_, layout_, numPatches(), current_.data(), patchLambda_.data());
   }
 
@@ -141,6 +140,24 @@ public:
   const StepTimes& times() const { return times_; }
 
 private:
+  void setPatches(std::vector<PatchGeometry<kDim>> geometry, HaloPlan<kDim> plan,
+                  std::vector<RefluxOp<kDim>> refluxPlan) {
+    geometry_ = std::move(geometry);
+    plan_ = std::move(plan);
+    refluxPlan_ = std::move(refluxPlan);
+    current_ = PatchStore<kDim>(layout_, numPatches(), MemorySpace::Host);
+    next_ = PatchStore<kDim>(layout_, numPatches(), MemorySpace::Host);
+    patchLambda_.assign(numPatches(), 0.0);
+    const FluxRegisterLayout<kDim> registers{layout_.cellsPerAxis, PDE::kNumVars};
+    fluxRegister_.assign(refluxPlan_.empty() ? 0 : numPatches() * registers.patchStride(), 0.0);
+    refluxedPatches_.clear();
+    for (const RefluxOp<kDim>& op : refluxPlan_)
+      refluxedPatches_.push_back(op.coarsePatch);
+    std::sort(refluxedPatches_.begin(), refluxedPatches_.end());
+    refluxedPatches_.erase(std::unique(refluxedPatches_.begin(), refluxedPatches_.end()),
+                           refluxedPatches_.end());
+  }
+
   static ReflectionParity reflectionParity() {
     ReflectionParity parity(kDim * PDE::kNumVars);
     for (int a = 0; a < kDim; ++a)
@@ -156,7 +173,7 @@ private:
   std::vector<RefluxOp<kDim>> refluxPlan_;
   std::vector<int> refluxedPatches_; // coarse patches the reflux plan corrects
   ReflectionParity parity_;
-  PatchStore<kDim> current_, next_;
+  PatchStore<kDim> current_{layout_, 0, MemorySpace::Host}, next_{layout_, 0, MemorySpace::Host};
   std::vector<double> patchLambda_;
   std::vector<double> fluxRegister_;
   double cfl_;

@@ -1,0 +1,118 @@
+#pragma once
+// AmrSolver<PDE>: the PatchSolver on the leaves of a forest that adapts to the solution. Every
+// regridInterval steps the criterion flags each patch, the forest refines, coarsens and balances,
+// the data moves onto the new patches (copy, prolongation, restriction), and the halo and reflux
+// plans are rebuilt. One global time step for all levels (no subcycling).
+#include <mpi.h>
+#include <span>
+#include <vector>
+
+#include "amr/forest.hpp"
+#include "amr/forest_patches.hpp"
+#include "amr/refinement_criteria.hpp"
+#include "patches/remap.hpp"
+#include "solvers/patch_solver.hpp"
+
+namespace tessera {
+
+struct AmrSettings {
+  int minLevel = 0;
+  int maxLevel = 2;
+  int regridInterval = 4; // steps between adapts
+};
+
+template <ConservationLaw PDE>
+class AmrSolver {
+public:
+  static constexpr int kDim = PDE::kDim;
+
+  // level0Patches: patches per axis on level 0 (one p4est tree each) over [lower, upper].
+  AmrSolver(MPI_Comm comm, PDE pde, PatchLayout<kDim> layout, Vec<int, kDim> level0Patches,
+            Vec<double, kDim> lower, Vec<double, kDim> upper, DomainBoundary<kDim> boundary,
+            AmrSettings settings, amr::RefinementCriterion<kDim> criterion, double cfl)
+      : forest_(comm, level0Patches, periodicAxes(boundary), settings.minLevel), layout_(layout),
+        lower_(lower), upper_(upper), boundary_(std::move(boundary)), settings_(settings),
+        criterion_(std::move(criterion)),
+        solver_(pde, layout, amr::leafGeometry(forest_, layout, lower, upper),
+                amr::forestHaloPlan(forest_, layout, boundary_), cfl,
+                amr::forestRefluxPlan(forest_, boundary_)) {}
+
+  // Sets the initial data and adapts the mesh to it, repeatedly, until the mesh settles (at
+  // most one round per level). makeInitial(layout, geometry) gives the conserved state at a
+  // point for that mesh (a Sedov blast spreads its energy over the cells of the mesh it gets).
+  template <class MakeInitial>
+  void initialise(MakeInitial&& makeInitial) {
+    for (int round = 0; round <= settings_.maxLevel - settings_.minLevel; ++round) {
+      solver_.initialise(makeInitial(layout_, solver_.geometry()));
+      if (!adapt())
+        return;
+    }
+    solver_.initialise(makeInitial(layout_, solver_.geometry()));
+  }
+
+  // One step; every regridInterval steps the mesh adapts afterwards.
+  void advance(double dt) {
+    solver_.advance(dt);
+    if (settings_.regridInterval > 0 && solver_.step() % settings_.regridInterval == 0)
+      regrid();
+  }
+  void advanceTo(double time) { advance(time - solver_.time()); }
+
+  // Adapts the mesh to the current data and moves the data onto it. Returns whether the mesh
+  // changed.
+  bool regrid() {
+    ScopedTimer t(regridSeconds_);
+    return adapt();
+  }
+
+  const amr::Forest<kDim>& forest() const { return forest_; }
+  PatchSolver<PDE>& solver() { return solver_; }
+  const PatchSolver<PDE>& solver() const { return solver_; }
+  double regridSeconds() const { return regridSeconds_; }
+  int finestLevel() const {
+    int finest = 0;
+    for (const auto& leaf : forest_.leaves())
+      finest = std::max(finest, leaf.level);
+    return finest;
+  }
+
+private:
+  static Vec<bool, kDim> periodicAxes(const DomainBoundary<kDim>& boundary) {
+    Vec<bool, kDim> periodic;
+    for (int a = 0; a < kDim; ++a)
+      periodic[a] = boundary.kind[a][0] == BoundaryKind::Periodic;
+    return periodic;
+  }
+
+  bool adapt() {
+    solver_.fillCurrentHalos(); // criteria and prolongation look across patch edges
+    const auto& leaves = forest_.leaves();
+    const std::size_t ps = layout_.patchStride();
+    std::vector<amr::AdaptFlag> flags(leaves.size());
+    for (std::size_t p = 0; p < leaves.size(); ++p)
+      flags[p] = criterion_(amr::PatchView<kDim>{layout_, solver_.state().data() + p * ps,
+                                                 solver_.geometry()[p], leaves[p].level});
+    const std::vector<PatchPlacement<kDim>> before = amr::leafPlacements(forest_);
+    forest_.adapt(flags, settings_.minLevel, settings_.maxLevel);
+    const std::vector<PatchPlacement<kDim>> after = amr::leafPlacements(forest_);
+    if (before == after)
+      return false;
+    solver_.remesh(amr::leafGeometry(forest_, layout_, lower_, upper_),
+                   amr::forestHaloPlan(forest_, layout_, boundary_),
+                   amr::forestRefluxPlan(forest_, boundary_), [&](double* data) {
+                     remapPatchData<kDim>(layout_, before, solver_.state().data(), after, data);
+                   });
+    return true;
+  }
+
+  amr::Forest<kDim> forest_;
+  PatchLayout<kDim> layout_;
+  Vec<double, kDim> lower_, upper_;
+  DomainBoundary<kDim> boundary_;
+  AmrSettings settings_;
+  amr::RefinementCriterion<kDim> criterion_;
+  PatchSolver<PDE> solver_;
+  double regridSeconds_ = 0.0;
+};
+
+} // namespace tessera
