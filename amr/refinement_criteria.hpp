@@ -28,25 +28,32 @@ struct PatchView {
 template <int Dim>
 using RefinementCriterion = std::function<AdaptFlag(const PatchView<Dim>&)>;
 
+// A criterion looks at one quantity per cell: any callable quantity(patch, cell) -> double. This
+// one is a variable of the stored (conserved) state; a PDE can offer derived ones (pressure).
+template <int Dim>
+auto storedVariable(int var) {
+  return [var](const PatchView<Dim>& patch, const CellIndex<Dim>& c) { return patch.at(var, c); };
+}
+
 // Loehner's normalised second derivative of one variable (Loehner 1987; as in FLASH and
 // PARAMESH), per cell E = sqrt(sum_a D2_a^2 / sum_a (|D+_a| + |D-_a| + filter S_a)^2) with the
 // second difference D2, the one-sided differences D+ and D-, and S = |u+| + 2|u| + |u-| keeping
 // small ripples on a large value from counting. The patch refines where the largest E exceeds
 // `refine` and may coarsen where it stays below `coarsen`.
-template <int Dim>
-RefinementCriterion<Dim> loehnerCriterion(int var, double refine, double coarsen,
+template <int Dim, class Quantity>
+RefinementCriterion<Dim> loehnerCriterion(Quantity quantity, double refine, double coarsen,
                                           double filter = 0.01) {
   return [=](const PatchView<Dim>& patch) {
     double largest = 0.0;
     for (int n = 0; n < patch.layout.interiorCells(); ++n) {
       const CellIndex<Dim> c = patch.layout.interiorCell(n);
-      const double u = patch.at(var, c);
+      const double u = quantity(patch, c);
       double num = 0.0, den = 0.0;
       for (int a = 0; a < Dim; ++a) {
         CellIndex<Dim> lo = c, hi = c;
         --lo[a];
         ++hi[a];
-        const double up = patch.at(var, hi), um = patch.at(var, lo);
+        const double up = quantity(patch, hi), um = quantity(patch, lo);
         const double d2 = up - 2.0 * u + um;
         const double d = std::fabs(up - u) + std::fabs(u - um) +
                          filter * (std::fabs(up) + 2.0 * std::fabs(u) + std::fabs(um));
@@ -61,14 +68,15 @@ RefinementCriterion<Dim> loehnerCriterion(int var, double refine, double coarsen
   };
 }
 
-// Refines where the variable exceeds `refineAbove` somewhere in the patch; may coarsen where it
+// Refines where the quantity exceeds `refineAbove` somewhere in the patch; may coarsen where it
 // stays below `coarsenBelow` everywhere.
-template <int Dim>
-RefinementCriterion<Dim> thresholdCriterion(int var, double refineAbove, double coarsenBelow) {
+template <int Dim, class Quantity>
+RefinementCriterion<Dim> thresholdCriterion(Quantity quantity, double refineAbove,
+                                            double coarsenBelow) {
   return [=](const PatchView<Dim>& patch) {
     double largest = -INFINITY;
     for (int n = 0; n < patch.layout.interiorCells(); ++n)
-      largest = std::fmax(largest, patch.at(var, patch.layout.interiorCell(n)));
+      largest = std::fmax(largest, quantity(patch, patch.layout.interiorCell(n)));
     return largest > refineAbove ? AdaptFlag::Refine
                                  : (largest < coarsenBelow ? AdaptFlag::Coarsen : AdaptFlag::Keep);
   };

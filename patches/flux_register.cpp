@@ -4,6 +4,7 @@
 #include <string>
 
 #include "patches/placement_index.hpp"
+#include "patches/prolong_restrict.hpp"
 
 namespace tessera {
 
@@ -13,9 +14,11 @@ std::vector<RefluxOp<Dim>> buildRefluxPlan(std::span<const PatchPlacement<Dim>> 
                                            const DomainBoundary<Dim>& boundary) {
   const PlacementIndex<Dim> index(patches);
   std::vector<RefluxOp<Dim>> plan;
-  for (int p = 0; p < int(patches.size()); ++p) {
-    const int level = patches[p].level;
-    for (int axis = 0; axis < Dim; ++axis)
+  // Axis by axis: a coarse cell corrected at two faces gets the x correction before the y one,
+  // in every mirror image alike.
+  for (int axis = 0; axis < Dim; ++axis)
+    for (int p = 0; p < int(patches.size()); ++p) {
+      const int level = patches[p].level;
       for (int side = 0; side < 2; ++side) {
         const int patchesOnLevel = level0PatchesPerAxis[axis] << level;
         Vec<int, Dim> across = patches[p].index;
@@ -49,7 +52,7 @@ std::vector<RefluxOp<Dim>> buildRefluxPlan(std::span<const PatchPlacement<Dim>> 
           plan.push_back(op);
         }
       }
-  }
+    }
   return plan;
 }
 
@@ -84,16 +87,16 @@ void reflux(std::span<const RefluxOp<Dim>> plan, const PatchLayout<Dim>& layout,
         fineBase[m] = 2 * (r % half);
       }
       for (int v = 0; v < layout.numVars; ++v) {
-        double fine = 0.0;
+        double fluxes[1 << (Dim - 1)];
         for (int k = 0; k < (1 << (Dim - 1)); ++k) {
           int fineT = 0, s = 1;
           for (int m = 0; m < Dim - 1; ++m) {
             fineT += (fineBase[m] + ((k >> m) & 1)) * s;
             s *= n;
           }
-          fine += fluxRegister[registers.index(op.finePatch, op.axis, 1 - op.side, v, fineT)];
+          fluxes[k] = fluxRegister[registers.index(op.finePatch, op.axis, 1 - op.side, v, fineT)];
         }
-        fine /= double(1 << (Dim - 1));
+        const double fine = symmetricMean<Dim - 1>(fluxes);
         const double coarse =
             fluxRegister[registers.index(op.coarsePatch, op.axis, op.side, v, coarseT)];
         qNew[layout.index(op.coarsePatch, v, cell)] += sign * ratio * (coarse - fine);

@@ -214,14 +214,14 @@ void fillHalos(const HaloPlan<Dim>& plan, const PatchLayout<Dim>& layout,
           break;
         }
         case HaloSource::Finer: {
-          value = 0.0;
+          double values[1 << Dim];
           for (int k = 0; k < (1 << Dim); ++k) {
             CellIndex<Dim> f;
             for (int a = 0; a < Dim; ++a)
               f[a] = 2 * u[a] + ((k >> a) & 1);
-            value += src[layout.cellOffset(f)];
+            values[k] = src[layout.cellOffset(f)];
           }
-          value /= double(1 << Dim);
+          value = symmetricMean<Dim>(values);
           break;
         }
         default:

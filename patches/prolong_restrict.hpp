@@ -58,20 +58,30 @@ TESSERA_INLINE double prolongedValue(const PatchLayout<Dim>& layout, const doubl
   return limitedLinearValue(layout, coarse, parent, sub, false);
 }
 
+// The mean of 2^D values v[k], k = x + 2y + 4z, summed in pairs axis by axis: data and its mirror
+// image give bitwise mirror-image means (a plain running sum would round them differently).
+template <int D>
+TESSERA_INLINE double symmetricMean(double (&v)[1 << D]) {
+  for (int n = 1 << D; n > 1; n /= 2)
+    for (int k = 0; k < n / 2; ++k)
+      v[k] = v[2 * k] + v[2 * k + 1];
+  return v[0] / double(1 << D);
+}
+
 // The value of the coarse cell `cell` of the parent, lying in child `child`, restricted from that
 // child's data `fine` (one variable).
 template <int Dim>
 TESSERA_INLINE double restrictedValue(const PatchLayout<Dim>& layout, const double* fine,
                                       Vec<int, Dim> child, CellIndex<Dim> cell) {
   const int half = layout.cellsPerAxis / 2;
-  double sum = 0.0;
+  double values[1 << Dim];
   for (int k = 0; k < (1 << Dim); ++k) {
     CellIndex<Dim> f;
     for (int a = 0; a < Dim; ++a)
       f[a] = 2 * (cell[a] - child[a] * half) + ((k >> a) & 1);
-    sum += fine[layout.cellOffset(f)];
+    values[k] = fine[layout.cellOffset(f)];
   }
-  return sum / double(1 << Dim);
+  return symmetricMean<Dim>(values);
 }
 
 // Whole-patch forms on the host: every variable of child patch `finePatch` from parent patch

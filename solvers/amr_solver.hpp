@@ -15,6 +15,17 @@
 
 namespace tessera {
 
+// A primitive variable of the PDE (pressure, velocity, ...) as a refinement quantity.
+template <ConservationLaw PDE>
+auto primitiveVariable(const PDE& pde, int var) {
+  return [pde, var](const amr::PatchView<PDE::kDim>& patch, const CellIndex<PDE::kDim>& c) {
+    typename PDE::State q;
+    for (int v = 0; v < PDE::kNumVars; ++v)
+      q[v] = patch.at(v, c);
+    return pde.toPrimitive(q)[var];
+  };
+}
+
 struct AmrSettings {
   int minLevel = 0;
   int maxLevel = 2;

@@ -22,7 +22,8 @@ AmrSolver<Euler<Dim>> pulseInPeriodicBox(int regridInterval) {
       MPI_COMM_WORLD, ic.pde, PatchLayout<Dim>{8, 1, Dim + 2}, Vec<int, Dim>::filled(3),
       Vec<double, Dim>::filled(-1.0), Vec<double, Dim>::filled(1.0),
       DomainBoundary<Dim>::all(BoundaryKind::Periodic), settings,
-      amr::thresholdCriterion<Dim>(Euler<Dim>::kDensity, 1.15, 1.05), 0.8 / Dim);
+      amr::thresholdCriterion<Dim>(amr::storedVariable<Dim>(Euler<Dim>::kDensity), 1.15, 1.05),
+      0.8 / Dim);
 }
 
 template <int Dim>
