@@ -15,7 +15,7 @@ namespace tessera::io {
 
 template <int Dim>
 PatchMesh patchMesh(const PatchLayout<Dim>& layout, std::span<const PatchGeometry<Dim>> geometry,
-                    int firstPatchId) {
+                    std::span<const int> levels, int firstPatchId) {
   PatchMesh mesh;
   mesh.dim = Dim;
   mesh.cellsPerAxis = layout.cellsPerAxis;
@@ -25,7 +25,7 @@ PatchMesh patchMesh(const PatchLayout<Dim>& layout, std::span<const PatchGeometr
       mesh.dx.push_back(a < Dim ? geometry[p].dx[a] : 0.0);
     }
     mesh.patchId.push_back(firstPatchId + int(p));
-    mesh.level.push_back(0);
+    mesh.level.push_back(levels[p]);
   }
   return mesh;
 }

@@ -74,15 +74,18 @@ void RunLog::output(long long step, double time, const std::filesystem::path& fi
        ",\"file\":" + quoted(file.string()) + "}");
 }
 
-void RunLog::finish(long long steps, double time, double haloSeconds, double updateSeconds) {
+void RunLog::finish(long long steps, double time, const PhaseSeconds& phases) {
   line("{\"event\":\"finish\",\"steps\":" + std::to_string(steps) + ",\"time\":" + number(time) +
        ",\"stepping_seconds\":" + number(steppingSeconds_) +
-       ",\"halo_seconds\":" + number(haloSeconds) + ",\"update_seconds\":" + number(updateSeconds) +
+       ",\"halo_seconds\":" + number(phases.halo) + ",\"update_seconds\":" + number(phases.update) +
+       ",\"reflux_seconds\":" + number(phases.reflux) +
+       ",\"regrid_seconds\":" + number(phases.regrid) +
        ",\"cell_updates_per_second\":" + number(cellUpdatesPerSecond()) + "}");
   std::printf("finished: %lld steps to t = %.6e, %.3e cell-updates/s over %s of stepping "
-              "(halo fill %s, update %s)\n",
+              "(halo fill %s, update %s, refluxing %s, regrid %s)\n",
               steps, time, cellUpdatesPerSecond(), duration(steppingSeconds_).c_str(),
-              duration(haloSeconds).c_str(), duration(updateSeconds).c_str());
+              duration(phases.halo).c_str(), duration(phases.update).c_str(),
+              duration(phases.reflux).c_str(), duration(phases.regrid).c_str());
 }
 
 void RunLog::line(const std::string& json) {

@@ -25,8 +25,13 @@ public:
 
   void step(const StepReport& r);
   void output(long long step, double time, const std::filesystem::path& file);
-  // The totals, with the stepping time split into halo fill and update.
-  void finish(long long steps, double time, double haloSeconds, double updateSeconds);
+  // Wall time of the phases of stepping.
+  struct PhaseSeconds {
+    double halo = 0.0, update = 0.0, reflux = 0.0, regrid = 0.0;
+  };
+
+  // The totals, with the stepping time split into its phases.
+  void finish(long long steps, double time, const PhaseSeconds& phases);
 
   double cellUpdatesPerSecond() const;
 

@@ -42,11 +42,18 @@ struct SedovBlast {
   double pressure = 1e-5;
   Vec<double, Dim> centre{};
   double radius = 0.0;
+  double depositRadius = 0.0; // the radius placeOn settled on
   double depositVolume = 0.0; // total volume of the cells that receive the energy
 
   // Fills depositVolume for a set of patches, deciding cell by cell with the same cell centres the
-  // solver's initialisation uses; throws when no cell centre lies within the radius.
+  // solver's initialisation uses. On a mesh too coarse for the radius (the first rounds of an
+  // adaptive start) the energy goes into the cells around the centre: the deposit radius is at
+  // least 0.6 sqrt(Dim) of the smallest cell. Throws when no cell centre lies within it.
   void placeOn(const PatchLayout<Dim>& layout, std::span<const PatchGeometry<Dim>> geometry) {
+    double smallest = INFINITY;
+    for (const PatchGeometry<Dim>& g : geometry)
+      smallest = std::fmin(smallest, g.minSpacing());
+    depositRadius = std::fmax(radius, 0.6 * std::sqrt(double(Dim)) * smallest);
     depositVolume = 0.0;
     for (const PatchGeometry<Dim>& g : geometry)
       for (int n = 0; n < layout.interiorCells(); ++n) {
@@ -69,7 +76,7 @@ struct SedovBlast {
     double r2 = 0.0;
     for (int a = 0; a < Dim; ++a)
       r2 += (x[a] - centre[a]) * (x[a] - centre[a]);
-    return r2 < radius * radius;
+    return r2 < depositRadius * depositRadius;
   }
 
   typename Euler<Dim>::State operator()(const Vec<double, Dim>& x) const {

@@ -38,12 +38,8 @@ SedovResult runSedov(int level0, int n, int maxLevel, double radiusAtEnd, double
       DomainBoundary<Dim>::all(BoundaryKind::Outflow), settings,
       amr::loehnerCriterion<Dim>(primitiveVariable(ic.pde, Euler<Dim>::kEnergy), 0.9, 0.6),
       0.8 / Dim);
+  ic.radius = 3.5 * finestDx; // wider on the coarser meshes of the first rounds (placeOn)
   amr.initialise([&](const PatchLayout<Dim>& layout, std::span<const PatchGeometry<Dim>> geometry) {
-    // 3.5 finest cells; on a coarser mesh (the first rounds) at least the cells at the centre.
-    double dx = 1.0;
-    for (const auto& g : geometry)
-      dx = std::min(dx, g.dx[0]);
-    ic.radius = std::max(3.5 * finestDx, 0.6 * std::sqrt(double(Dim)) * dx);
     ic.placeOn(layout, geometry);
     return ic;
   });

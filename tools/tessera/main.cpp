@@ -2,13 +2,23 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
+#include <mpi.h>
 
 #include "io/config.hpp"
 #include "solvers/time_step.hpp"
 #include "tools/tessera/run_case.hpp"
 
+// MPI for the whole run (the p4est forest needs it), finalised on every way out of main.
+struct MpiSession {
+  MpiSession(int& argc, char**& argv) { MPI_Init(&argc, &argv); }
+  ~MpiSession() { MPI_Finalize(); }
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+};
+
 int main(int argc, char** argv) {
   using namespace tessera;
+  const MpiSession mpi(argc, argv);
   CLI::App app{"Tessera: adaptive patch-based finite volumes"};
   app.set_version_flag("--version", "tessera 0.1.0");
   app.require_subcommand(1);

@@ -7,7 +7,7 @@
 #include "io/atomic_file.hpp"
 #include "io/config.hpp"
 #include "io/run_log.hpp"
-#include "solvers/patch_solver.hpp"
+#include "solvers/amr_solver.hpp"
 #include "tools/tessera/case_reader.hpp"
 #if TESSERA_HAS_VTK
 #include "io/patch_output.hpp"
@@ -45,16 +45,68 @@ RunSettings readRunSettings(Config& cfg, const RunRequest& request) {
   return s;
 }
 
-template <ConservationLaw PDE, class Initial>
-void simulate(Config& cfg, const RunRequest& request, PDE pde, Initial initial,
-              UniformPatchGrid<PDE::kDim> grid, const DomainBoundary<PDE::kDim>& boundary) {
+// The [amr] section: levels, how often to adapt and what to refine on. Without it (max_level 0)
+// the run is a uniform grid of mesh.patches patches.
+template <ConservationLaw PDE>
+std::pair<AmrSettings, amr::RefinementCriterion<PDE::kDim>> readAmr(Config& cfg, const PDE& pde) {
   constexpr int Dim = PDE::kDim;
+  AmrSettings settings;
+  settings.maxLevel = cfg.getInt("amr.max_level", 0, io::Range::closed(0, 12));
+  settings.minLevel = cfg.getInt("amr.min_level", 0, io::Range::closed(0, 12));
+  if (settings.minLevel > settings.maxLevel)
+    cfg.fail(ConfigErrorKind::Inconsistent, "amr.min_level", "must not exceed amr.max_level");
+  if (settings.maxLevel == settings.minLevel) {
+    settings.regridInterval = 0; // nothing to adapt
+    return {settings, [](const amr::PatchView<Dim>&) { return amr::AdaptFlag::Keep; }};
+  }
+  settings.regridInterval = cfg.getInt("amr.regrid_interval", 4, io::Range::closed(1, 1e6));
+  // The quantity: a primitive variable (density, pressure, velocity_x, ...) or a conserved one.
+  const auto primitives = PDE::primitiveNames();
+  const auto conserved = PDE::conservedNames();
+  std::vector<std::string> names(primitives.begin(), primitives.end());
+  for (const auto& name : conserved)
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      names.emplace_back(name);
+  const std::string variable = cfg.getChoice("amr.variable", names.front(), names);
+  const auto position = [](const auto& list, const std::string& name) {
+    return int(std::find(list.begin(), list.end(), name) - list.begin());
+  };
+  const int k = position(primitives, variable);
+  const std::string criterion = cfg.getChoice("amr.criterion", "loehner", {"loehner", "threshold"});
+  const double refine = cfg.getDouble("amr.refine", criterion == "loehner" ? 0.8 : 1.0);
+  const double coarsen = cfg.getDouble("amr.coarsen", criterion == "loehner" ? 0.2 : 0.5);
+  if (coarsen > refine)
+    cfg.fail(ConfigErrorKind::Inconsistent, "amr.coarsen", "must not exceed amr.refine");
+  const auto make = [&](auto quantity) -> amr::RefinementCriterion<Dim> {
+    if (criterion == "loehner")
+      return amr::loehnerCriterion<Dim>(
+          quantity, refine, coarsen,
+          cfg.getDouble("amr.filter", 0.01, io::Range::closed(0.0, 1.0)));
+    return amr::thresholdCriterion<Dim>(quantity, refine, coarsen);
+  };
+  if (k < PDE::kNumVars)
+    return {settings, make(primitiveVariable(pde, k))};
+  return {settings, make(amr::storedVariable<Dim>(position(conserved, variable)))};
+}
+
+// Runs a case: makeInitial(layout, geometry) gives the initial state of a mesh.
+template <ConservationLaw PDE, class MakeInitial>
+void simulate(Config& cfg, const RunRequest& request, PDE pde, MakeInitial makeInitial,
+              const UniformPatchGrid<PDE::kDim>& level0,
+              const DomainBoundary<PDE::kDim>& boundary) {
+  constexpr int Dim = PDE::kDim;
+  const auto [settings, criterion] = readAmr(cfg, pde);
+  if (settings.maxLevel > 0 && level0.layout().cellsPerAxis % 2 != 0)
+    cfg.fail(ConfigErrorKind::Inconsistent, "mesh.cells_per_patch",
+             "must be even with adaptive refinement (amr.max_level > 0)");
   const double cfl = cfg.getDouble("time.cfl", 0.8 / Dim, io::Range{0.0, 1.0 / Dim, true, false});
   const RunSettings run = readRunSettings(cfg, request);
   cfg.rejectUnreadKeys(); // every key has been read: anything left is a mistake
 
-  PatchSolver<PDE> solver(pde, grid, boundary, cfl);
-  solver.initialise(initial);
+  AmrSolver<PDE> amr(MPI_COMM_WORLD, pde, level0.layout(), level0.patchesPerAxis(), level0.lower(),
+                     level0.upper(), boundary, settings, criterion, cfl);
+  amr.initialise(makeInitial);
+  const PatchSolver<PDE>& solver = amr.solver();
 
   std::error_code ec;
   std::filesystem::create_directories(run.directory, ec);
@@ -66,13 +118,16 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, Initial initial,
 
 #if TESSERA_HAS_VTK
   io::VtkSeriesWriter writer(run.directory, run.name, 0, 1);
-  const io::PatchMesh mesh =
-      io::patchMesh<Dim>(solver.layout(), solver.geometry(), /*firstPatchId=*/0);
   const auto writeOutput = [&]() {
     if (!run.writeOutput)
       return;
-    const auto file = writer.write(int(solver.step()), solver.time(), mesh,
-                                   io::cellArrays(solver.pde(), solver.state()));
+    std::vector<int> levels;
+    for (const auto& leaf : amr.forest().leaves())
+      levels.push_back(leaf.level);
+    const auto file =
+        writer.write(int(solver.step()), solver.time(),
+                     io::patchMesh<Dim>(solver.layout(), solver.geometry(), levels, 0),
+                     io::cellArrays(solver.pde(), solver.state()));
     log.output(solver.step(), solver.time(), file);
   };
 #else
@@ -81,9 +136,11 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, Initial initial,
   const auto writeOutput = [] {};
 #endif
 
-  std::printf("tessera: %s, %dD, %d patches of %d^%d cells, %lld cells, CFL %.3g, to t = %g\n",
+  std::printf("tessera: %s, %dD, %d patches of %d^%d cells on levels %d to %d, %lld cells, "
+              "CFL %.3g, to t = %g\n",
               request.caseFile.string().c_str(), Dim, solver.numPatches(),
-              solver.layout().cellsPerAxis, Dim, solver.numCells(), cfl, run.endTime);
+              solver.layout().cellsPerAxis, Dim, settings.minLevel, amr.finestLevel(),
+              solver.numCells(), cfl, run.endTime);
   writeOutput();
   // Steps end exactly on output times (multiples of the interval, not a running sum that drifts)
   // and on the end time; a relative slack absorbs round-off.
@@ -100,21 +157,29 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, Initial initial,
     Stopwatch watch;
     if (reachesOutput) {
       dt = nextOutput - solver.time();
-      solver.advanceTo(nextOutput);
+      amr.advanceTo(nextOutput);
     } else {
-      solver.advance(dt);
+      amr.advance(dt);
     }
-    log.step({solver.step(), solver.time(), dt, solver.numPatches(), solver.numCells(), 1,
-              watch.seconds()});
+    log.step({solver.step(), solver.time(), dt, solver.numPatches(), solver.numCells(),
+              amr.finestLevel() + 1, watch.seconds()});
     if (reachesOutput && nextOutput < run.endTime) { // the end time's output follows the loop
       writeOutput();
       nextOutput = outputTime(++outputsDone + 1);
     }
   }
   writeOutput();
-  log.finish(solver.step(), solver.time(), solver.times().halo, solver.times().update);
+  log.finish(
+      solver.step(), solver.time(),
+      {solver.times().halo, solver.times().update, solver.times().reflux, amr.regridSeconds()});
   if (solver.time() < run.endTime - slack)
     std::printf("stopped at time.max_steps = %lld before time.end_time\n", run.maxSteps);
+}
+
+// Initial data that does not depend on the mesh.
+template <class Initial>
+auto fixedInitial(Initial ic) {
+  return [ic](const auto&, const auto&) { return ic; };
 }
 
 template <int Dim>
@@ -142,14 +207,16 @@ void runEuler(Config& cfg, const RunRequest& request) {
     ic.density = cfg.getDouble("initial.density", 1.0, io::Range::positive());
     ic.pressure = cfg.getDouble("initial.pressure", 1e-5, io::Range::positive());
     ic.centre = toVec<Dim>(cfg.getDoubles("initial.center", mid, Dim));
-    ic.radius = cfg.getDouble("initial.radius", 3.5 * maxDx, io::Range::positive());
-    try {
-      ic.placeOn(grid);
-    } catch (const std::invalid_argument& e) {
-      cfg.fail(ConfigErrorKind::Inconsistent, "initial.radius",
-               "no cell centre lies within the blast radius; use at least half a cell width");
-    }
-    simulate(cfg, request, pde, ic, std::move(grid), boundary);
+    // 3.5 cells of the finest level by default.
+    const int finest = cfg.getInt("amr.max_level", 0, io::Range::closed(0, 12));
+    ic.radius = cfg.getDouble("initial.radius", 3.5 * maxDx / (1 << finest), io::Range::positive());
+    simulate(
+        cfg, request, pde,
+        [ic](const PatchLayout<Dim>& layout, std::span<const PatchGeometry<Dim>> geometry) mutable {
+          ic.placeOn(layout, geometry);
+          return ic;
+        },
+        grid, boundary);
   } else if (type == "riemann") {
     RiemannProblem<Dim> ic;
     ic.pde = pde;
@@ -166,7 +233,7 @@ void runEuler(Config& cfg, const RunRequest& request) {
       state[1] = cfg.getDouble(prefix + ".velocity", 0.0);
       state[2] = cfg.getDouble(prefix + ".pressure", std::nullopt, io::Range::positive());
     }
-    simulate(cfg, request, pde, ic, std::move(grid), boundary);
+    simulate(cfg, request, pde, fixedInitial(ic), grid, boundary);
   } else {
     EulerPulse<Dim> ic;
     ic.pde = pde;
@@ -177,7 +244,7 @@ void runEuler(Config& cfg, const RunRequest& request) {
     ic.velocity =
         toVec<Dim>(cfg.getDoubles("initial.velocity", std::vector<double>(Dim, 0.0), Dim));
     ic.pressure = cfg.getDouble("initial.pressure", 1.0, io::Range::positive());
-    simulate(cfg, request, pde, ic, std::move(grid), boundary);
+    simulate(cfg, request, pde, fixedInitial(ic), grid, boundary);
   }
 }
 
@@ -191,7 +258,7 @@ void runAdvection(Config& cfg, const RunRequest& request) {
   });
   cfg.getChoice("initial.type", std::nullopt, {"pulse"});
   ScalarPulse<Dim> ic{readPulse<Dim>(cfg, grid)};
-  simulate(cfg, request, pde, ic, std::move(grid), boundary);
+  simulate(cfg, request, pde, fixedInitial(ic), grid, boundary);
 }
 
 } // namespace
