@@ -22,6 +22,10 @@ struct Leaf {
   friend bool operator==(const Leaf&, const Leaf&) = default;
 };
 
+// Neighbour directions of a patch, {-1, 0, 1}^Dim with the zero vector included (3^Dim).
+template <int Dim>
+inline constexpr int kNeighbourDirections = Dim == 2 ? 9 : 27;
+
 // What adapt() asks of each leaf.
 enum class AdaptFlag : signed char { Coarsen = -1, Keep = 0, Refine = 1 };
 

@@ -1,7 +1,8 @@
 #pragma once
 // Refinement criteria: what a patch asks of the next adapt, from its data (halo filled) and its
 // geometry. A criterion is any callable with the RefinementCriterion signature, so a case can
-// bring its own; the built-in ones are Loehner's estimator, value thresholds and regions.
+// bring its own; the built-in ones are Loehner's estimator, a normalised gradient, value
+// thresholds and regions.
 #include <cmath>
 #include <functional>
 #include <vector>
@@ -62,6 +63,30 @@ RefinementCriterion<Dim> loehnerCriterion(Quantity quantity, double refine, doub
       }
       if (den > 0.0)
         largest = std::fmax(largest, std::sqrt(num / den));
+    }
+    return largest > refine ? AdaptFlag::Refine
+                            : (largest < coarsen ? AdaptFlag::Coarsen : AdaptFlag::Keep);
+  };
+}
+
+// The normalised gradient, per cell the largest over the axes of |u+ - u-| / (|u+| + |u-|): the
+// relative change across the cell, which also sees smooth waves (rarefactions) and the smeared
+// contacts of a first-order scheme that the second-derivative estimator lets go.
+template <int Dim, class Quantity>
+RefinementCriterion<Dim> gradientCriterion(Quantity quantity, double refine, double coarsen) {
+  return [=](const PatchView<Dim>& patch) {
+    double largest = 0.0;
+    for (int n = 0; n < patch.layout.interiorCells(); ++n) {
+      const CellIndex<Dim> c = patch.layout.interiorCell(n);
+      for (int a = 0; a < Dim; ++a) {
+        CellIndex<Dim> lo = c, hi = c;
+        --lo[a];
+        ++hi[a];
+        const double up = quantity(patch, hi), um = quantity(patch, lo);
+        const double scale = std::fabs(up) + std::fabs(um);
+        if (scale > 0.0)
+          largest = std::fmax(largest, std::fabs(up - um) / scale);
+      }
     }
     return largest > refine ? AdaptFlag::Refine
                             : (largest < coarsen ? AdaptFlag::Coarsen : AdaptFlag::Keep);

@@ -10,6 +10,7 @@
 #include "amr/forest.hpp"
 #include "amr/forest_patches.hpp"
 #include "amr/refinement_criteria.hpp"
+#include "patches/placement_index.hpp"
 #include "patches/remap.hpp"
 #include "solvers/patch_solver.hpp"
 
@@ -30,6 +31,9 @@ struct AmrSettings {
   int minLevel = 0;
   int maxLevel = 2;
   int regridInterval = 4; // steps between adapts
+  // Patches next to one that refines refine too: a feature moving between adapts then stays on
+  // refined patches.
+  bool buffer = true;
 };
 
 template <ConservationLaw PDE>
@@ -104,6 +108,8 @@ private:
       flags[p] = criterion_(amr::PatchView<kDim>{layout_, solver_.state().data() + p * ps,
                                                  solver_.geometry()[p], leaves[p].level});
     const std::vector<PatchPlacement<kDim>> before = amr::leafPlacements(forest_);
+    if (settings_.buffer)
+      bufferRefinement(before, flags);
     forest_.adapt(flags, settings_.minLevel, settings_.maxLevel);
     const std::vector<PatchPlacement<kDim>> after = amr::leafPlacements(forest_);
     if (before == after)
@@ -114,6 +120,40 @@ private:
                      remapPatchData<kDim>(layout_, before, solver_.state().data(), after, data);
                    });
     return true;
+  }
+
+  // Every patch that touches (face, edge or corner, periodic images included) a patch flagged
+  // to refine is flagged to refine as well, if it is not finer already.
+  void bufferRefinement(const std::vector<PatchPlacement<kDim>>& placements,
+                        std::vector<amr::AdaptFlag>& flags) const {
+    const PlacementIndex<kDim> index(placements);
+    const std::vector<amr::AdaptFlag> asked = flags;
+    for (std::size_t p = 0; p < placements.size(); ++p) {
+      if (asked[p] != amr::AdaptFlag::Refine)
+        continue;
+      const int level = placements[p].level;
+      for (int n = 0; n < amr::kNeighbourDirections<kDim>; ++n) {
+        Vec<int, kDim> at = placements[p].index;
+        bool inside = true;
+        for (int a = 0, m = n; a < kDim; ++a, m /= 3) {
+          const int patchesOnLevel = forest_.treesPerAxis()[a] << level;
+          at[a] += m % 3 - 1;
+          if (forest_.periodic()[a])
+            at[a] = (at[a] + patchesOnLevel) % patchesOnLevel;
+          inside = inside && at[a] >= 0 && at[a] < patchesOnLevel;
+        }
+        if (!inside)
+          continue;
+        Vec<int, kDim> parent;
+        for (int a = 0; a < kDim; ++a)
+          parent[a] = at[a] >> 1;
+        int q = index.at(level, at);
+        if (q < 0 && level > 0)
+          q = index.at(level - 1, parent);
+        if (q >= 0)
+          flags[q] = amr::AdaptFlag::Refine;
+      }
+    }
   }
 
   amr::Forest<kDim> forest_;

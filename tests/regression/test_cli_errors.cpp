@@ -149,6 +149,28 @@ TEST_F(TesseraCli, MissingKey) {
   expectError(sodCase(), "--set initial.right={density=0.125}", 9, {"initial.right.pressure"});
 }
 
+TEST_F(TesseraCli, AdaptiveRunWritesLevels) {
+  const Result r = run("run " + writeCase(sodCase()).string() +
+                       " --set amr.max_level=1 --set amr.criterion=gradient");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("levels 0 to 1"), std::string::npos) << r.output;
+}
+
+TEST_F(TesseraCli, AmrLevelsInconsistent) {
+  expectError(sodCase(), "--set amr.max_level=1 --set amr.min_level=2", 8,
+              {"amr.min_level", "2", "must not exceed amr.max_level"});
+}
+
+TEST_F(TesseraCli, AmrUnknownVariable) {
+  expectError(sodCase(), "--set amr.max_level=2 --set amr.variable=temperature", 7,
+              {"amr.variable", "\"temperature\"", "\"pressure\""});
+}
+
+TEST_F(TesseraCli, AmrNeedsEvenPatches) {
+  expectError(sodCase(), "--set amr.max_level=1 --set mesh.cells_per_patch=7", 8,
+              {"mesh.cells_per_patch", "7", "even"});
+}
+
 TEST_F(TesseraCli, OutputFolderCannotBeCreated) {
   const Result r = run("run " + writeCase(sodCase()).string() +
                        " --set output.directory=/proc/tessera_cannot_write_here");

@@ -60,6 +60,7 @@ std::pair<AmrSettings, amr::RefinementCriterion<PDE::kDim>> readAmr(Config& cfg,
     return {settings, [](const amr::PatchView<Dim>&) { return amr::AdaptFlag::Keep; }};
   }
   settings.regridInterval = cfg.getInt("amr.regrid_interval", 4, io::Range::closed(1, 1e6));
+  settings.buffer = cfg.getBool("amr.buffer", true);
   // The quantity: a primitive variable (density, pressure, velocity_x, ...) or a conserved one.
   const auto primitives = PDE::primitiveNames();
   const auto conserved = PDE::conservedNames();
@@ -72,9 +73,13 @@ std::pair<AmrSettings, amr::RefinementCriterion<PDE::kDim>> readAmr(Config& cfg,
     return int(std::find(list.begin(), list.end(), name) - list.begin());
   };
   const int k = position(primitives, variable);
-  const std::string criterion = cfg.getChoice("amr.criterion", "loehner", {"loehner", "threshold"});
-  const double refine = cfg.getDouble("amr.refine", criterion == "loehner" ? 0.8 : 1.0);
-  const double coarsen = cfg.getDouble("amr.coarsen", criterion == "loehner" ? 0.2 : 0.5);
+  const std::string criterion =
+      cfg.getChoice("amr.criterion", "loehner", {"loehner", "gradient", "threshold"});
+  // Defaults: FLASH's for Loehner; 2% and 1% change across a cell for the gradient.
+  const double refine = cfg.getDouble(
+      "amr.refine", criterion == "loehner" ? 0.8 : (criterion == "gradient" ? 0.02 : 1.0));
+  const double coarsen = cfg.getDouble(
+      "amr.coarsen", criterion == "loehner" ? 0.2 : (criterion == "gradient" ? 0.01 : 0.5));
   if (coarsen > refine)
     cfg.fail(ConfigErrorKind::Inconsistent, "amr.coarsen", "must not exceed amr.refine");
   const auto make = [&](auto quantity) -> amr::RefinementCriterion<Dim> {
@@ -82,6 +87,8 @@ std::pair<AmrSettings, amr::RefinementCriterion<PDE::kDim>> readAmr(Config& cfg,
       return amr::loehnerCriterion<Dim>(
           quantity, refine, coarsen,
           cfg.getDouble("amr.filter", 0.01, io::Range::closed(0.0, 1.0)));
+    if (criterion == "gradient")
+      return amr::gradientCriterion<Dim>(quantity, refine, coarsen);
     return amr::thresholdCriterion<Dim>(quantity, refine, coarsen);
   };
   if (k < PDE::kNumVars)
