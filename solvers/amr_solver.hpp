@@ -5,6 +5,7 @@
 // plans are rebuilt. One global time step for all levels (no subcycling).
 #include <mpi.h>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 #include "amr/forest.hpp"
@@ -45,9 +46,9 @@ public:
   AmrSolver(MPI_Comm comm, PDE pde, PatchLayout<kDim> layout, Vec<int, kDim> level0Patches,
             Vec<double, kDim> lower, Vec<double, kDim> upper, DomainBoundary<kDim> boundary,
             AmrSettings settings, amr::RefinementCriterion<kDim> criterion, double cfl)
-      : forest_(comm, level0Patches, periodicAxes(boundary), settings.minLevel), layout_(layout),
-        lower_(lower), upper_(upper), boundary_(std::move(boundary)), settings_(settings),
-        criterion_(std::move(criterion)),
+      : forest_(oneRank(comm), level0Patches, periodicAxes(boundary), settings.minLevel),
+        layout_(layout), lower_(lower), upper_(upper), boundary_(std::move(boundary)),
+        settings_(settings), criterion_(std::move(criterion)),
         solver_(pde, layout, amr::leafGeometry(forest_, layout, lower, upper),
                 amr::forestHaloPlan(forest_, layout, boundary_), cfl,
                 amr::forestRefluxPlan(forest_, boundary_)) {}
@@ -92,6 +93,16 @@ public:
   }
 
 private:
+  // The plans would need the ghost patches of other ranks, which are not exchanged yet.
+  static MPI_Comm oneRank(MPI_Comm comm) {
+    int ranks = 1;
+    MPI_Comm_size(comm, &ranks);
+    if (ranks > 1)
+      throw std::runtime_error("AmrSolver: one MPI rank only for now; distributed runs need the "
+                               "ghost-patch exchange, which is not there yet");
+    return comm;
+  }
+
   static Vec<bool, kDim> periodicAxes(const DomainBoundary<kDim>& boundary) {
     Vec<bool, kDim> periodic;
     for (int a = 0; a < kDim; ++a)
