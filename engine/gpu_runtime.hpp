@@ -13,6 +13,8 @@ inline constexpr gpuError_t gpuSuccess = cudaSuccess;
 #define gpuMemcpyDefault cudaMemcpyDefault
 #define gpuDeviceSynchronize cudaDeviceSynchronize
 #define gpuGetDeviceCount cudaGetDeviceCount
+#define gpuFuncSetAttribute cudaFuncSetAttribute
+#define gpuFuncAttributeMaxDynamicSharedMemorySize cudaFuncAttributeMaxDynamicSharedMemorySize
 #elif defined(TESSERA_BACKEND_HIP)
 #include <hip/hip_runtime.h>
 using gpuError_t = hipError_t;
@@ -25,6 +27,8 @@ inline constexpr gpuError_t gpuSuccess = hipSuccess;
 #define gpuMemcpyDefault hipMemcpyDefault
 #define gpuDeviceSynchronize hipDeviceSynchronize
 #define gpuGetDeviceCount hipGetDeviceCount
+#define gpuFuncSetAttribute hipFuncSetAttribute
+#define gpuFuncAttributeMaxDynamicSharedMemorySize hipFuncAttributeMaxDynamicSharedMemorySize
 #else
 #error "engine/gpu_runtime.hpp is for CUDA or HIP builds only"
 #endif
