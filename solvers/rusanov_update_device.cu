@@ -96,7 +96,9 @@ void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
     const int n = layout.cellsPerAxis;
     if (n > 32 || layout.halo < 1)
       throw std::invalid_argument("rusanovUpdateDevice: 2D patches need N <= 32 and a halo");
-    const int threads = n * n < 64 ? 64 : n * n;
+    // The block strides over cells and faces: 256 threads keep the registers of a flux
+    // evaluation within the multiprocessor's budget (1024 threads of an Euler flux do not fit).
+    const int threads = n * n < 256 ? (n * n < 64 ? 64 : n * n) : 256;
     const std::size_t bytes =
         sizeof(double) * (PDE::kNumVars * ((n + 2) * (n + 2) + 2 * (n + 1) * n) + threads);
     // Beyond 48 KiB of shared memory a kernel must opt in (N = 32: about 99 KiB).
