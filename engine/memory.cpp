@@ -87,4 +87,10 @@ void copyBytes(void* dst, MemorySpace dstSpace, const void* src, MemorySpace src
 #endif
 }
 
+void synchronizeDevice() {
+#if TESSERA_HAS_DEVICE
+  TESSERA_GPU_CHECK(gpuDeviceSynchronize());
+#endif
+}
+
 } // namespace tessera

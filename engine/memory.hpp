@@ -19,4 +19,7 @@ void freeBytes(void* p, MemorySpace space) noexcept;
 void copyBytes(void* dst, MemorySpace dstSpace, const void* src, MemorySpace srcSpace,
                std::size_t bytes);
 
+// Waits for all device work (a no-op without a device back end); for timing on the host clock.
+void synchronizeDevice();
+
 } // namespace tessera
