@@ -18,8 +18,9 @@ __device__ typename PDE::State sharedState(const double* s, int stride, int cell
   return q;
 }
 
-// Shared memory: the patch with one halo layer, (n+2)^2 cells per variable; then the x-face
-// fluxes, (n+1) x n per variable; then the y-face fluxes, n x (n+1) per variable.
+// Shared memory: the patch with one halo layer, (n+2)^2 cells per variable; each cell's physical
+// fluxes and eigenvalues along x and y (evaluated once, used by the cell's two faces on each
+// axis); then the x-face fluxes, (n+1) x n per variable, and the y-face fluxes, n x (n+1).
 template <class PDE>
 __global__ void fusedRusanov2D(PDE pde, PatchLayout<2> layout, const PatchGeometry<2>* geometry,
                                const double* q, double* qNew, double dt, double* patchLambda) {
@@ -27,7 +28,11 @@ __global__ void fusedRusanov2D(PDE pde, PatchLayout<2> layout, const PatchGeomet
   extern __shared__ double shared[];
   const int n = layout.cellsPerAxis, e = n + 2, faces = (n + 1) * n;
   double* cells = shared;
-  double* fx = cells + nv * e * e;
+  double* physX = cells + nv * e * e;
+  double* physY = physX + nv * e * e;
+  double* lambdaX = physY + nv * e * e;
+  double* lambdaY = lambdaX + e * e;
+  double* fx = lambdaY + e * e;
   double* fy = fx + nv * faces;
   const int p = blockIdx.x;
   const int tid = threadIdx.x, threads = blockDim.x;
@@ -39,14 +44,32 @@ __global__ void fusedRusanov2D(PDE pde, PatchLayout<2> layout, const PatchGeomet
   }
   __syncthreads();
 
+  for (int c = tid; c < e * e; c += threads) {
+    const auto state = sharedState<PDE>(cells, e * e, c);
+    const auto f = pde.flux(state, 0), g = pde.flux(state, 1);
+    for (int v = 0; v < nv; ++v) {
+      physX[v * e * e + c] = f[v];
+      physY[v * e * e + c] = g[v];
+    }
+    lambdaX[c] = pde.maxEigenvalue(state, 0);
+    lambdaY[c] = pde.maxEigenvalue(state, 1);
+  }
+  __syncthreads();
+
   for (int f = tid; f < faces; f += threads) {
     // x face f: between cells (i - 1, j) and (i, j), i = f % (n + 1); y face likewise.
     const int i = f % (n + 1), j = f / (n + 1);
-    const auto Fx = rusanovFlux(pde, sharedState<PDE>(cells, e * e, (j + 1) * e + i),
-                                sharedState<PDE>(cells, e * e, (j + 1) * e + i + 1), 0);
+    const int l = (j + 1) * e + i, r = l + 1;
+    const auto Fx =
+        rusanovFaceFlux(sharedState<PDE>(cells, e * e, l), sharedState<PDE>(cells, e * e, r),
+                        sharedState<PDE>(physX, e * e, l), sharedState<PDE>(physX, e * e, r),
+                        lambdaX[l], lambdaX[r]);
     const int ii = f % n, jj = f / n;
-    const auto Fy = rusanovFlux(pde, sharedState<PDE>(cells, e * e, jj * e + ii + 1),
-                                sharedState<PDE>(cells, e * e, (jj + 1) * e + ii + 1), 1);
+    const int b = jj * e + ii + 1, t = b + e;
+    const auto Fy =
+        rusanovFaceFlux(sharedState<PDE>(cells, e * e, b), sharedState<PDE>(cells, e * e, t),
+                        sharedState<PDE>(physY, e * e, b), sharedState<PDE>(physY, e * e, t),
+                        lambdaY[b], lambdaY[t]);
     for (int v = 0; v < nv; ++v) {
       fx[v * faces + f] = Fx[v];
       fy[v * faces + f] = Fy[v];
@@ -99,9 +122,10 @@ void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
     // The block strides over cells and faces: 256 threads keep the registers of a flux
     // evaluation within the multiprocessor's budget (1024 threads of an Euler flux do not fit).
     const int threads = n * n < 256 ? (n * n < 64 ? 64 : n * n) : 256;
+    const int e2 = (n + 2) * (n + 2);
     const std::size_t bytes =
-        sizeof(double) * (PDE::kNumVars * ((n + 2) * (n + 2) + 2 * (n + 1) * n) + threads);
-    // Beyond 48 KiB of shared memory a kernel must opt in (N = 32: about 99 KiB).
+        sizeof(double) * (PDE::kNumVars * (3 * e2 + 2 * (n + 1) * n) + 2 * e2 + threads);
+    // Beyond 48 KiB of shared memory a kernel must opt in (N = 32, Euler: about 190 KiB).
     TESSERA_GPU_CHECK(gpuFuncSetAttribute(reinterpret_cast<const void*>(&fusedRusanov2D<PDE>),
                                           gpuFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
     fusedRusanov2D<PDE>
