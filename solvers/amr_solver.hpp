@@ -72,7 +72,24 @@ public:
     if (settings_.regridInterval > 0 && solver_.step() % settings_.regridInterval == 0)
       regrid();
   }
-  void advanceTo(double time) { advance(time - solver_.time()); }
+  void advanceTo(double time) {
+    solver_.advanceTo(time);
+    if (settings_.regridInterval > 0 && solver_.step() % settings_.regridInterval == 0)
+      regrid();
+  }
+
+  // One stable step, shortened to end exactly on `target` where it would reach it (within
+  // `slack`); returns the step taken. solver().time() == target tells that it got there.
+  double stepToward(double target, double slack = 0.0) {
+    const double dt = solver_.stableDt();
+    if (solver_.time() + dt < target - slack) {
+      advance(dt);
+      return dt;
+    }
+    const double last = target - solver_.time();
+    advanceTo(target);
+    return last;
+  }
 
   // Adapts the mesh to the current data and moves the data onto it. Returns whether the mesh
   // changed.
@@ -125,9 +142,10 @@ private:
     const std::vector<PatchPlacement<kDim>> after = amr::leafPlacements(forest_);
     if (before == after)
       return false;
+    const Vec<int, kDim> level0 = forest_.treesPerAxis();
     solver_.remesh(amr::leafGeometry(forest_, layout_, lower_, upper_),
-                   amr::forestHaloPlan(forest_, layout_, boundary_),
-                   amr::forestRefluxPlan(forest_, boundary_), [&](double* data) {
+                   buildHaloPlan<kDim>(layout_, after, level0, boundary_),
+                   buildRefluxPlan<kDim>(after, level0, boundary_), [&](double* data) {
                      remapPatchData<kDim>(layout_, before, solver_.state().data(), after, data);
                    });
     return true;

@@ -40,6 +40,7 @@ public:
               HaloPlan<kDim> plan, double cfl, std::vector<RefluxOp<kDim>> refluxPlan = {})
       : pde_(pde), layout_(layout), parity_(reflectionParity()), cfl_(cfl) {
     setPatches(std::move(geometry), std::move(plan), std::move(refluxPlan));
+    current_ = PatchStore<kDim>(layout_, numPatches(), MemorySpace::Host);
   }
 
   PatchSolver(PDE pde, const UniformPatchGrid<kDim>& grid, const DomainBoundary<kDim>& boundary,
@@ -94,11 +95,8 @@ public:
     if (!refluxPlan_.empty()) {
       ScopedTimer t(times_.reflux);
       reflux<kDim>(refluxPlan_, layout_, geometry_, fluxRegister_.data(), dt, next_.data());
-      const std::size_t ps = layout_.patchStride();
-      forEachPatch(int(refluxedPatches_.size()), [&](int i) {
-        const int p = refluxedPatches_[i];
-        maxEigenvaluesHost(pde_, layout_, 1, next_.data() + p * ps, patchLambda_.data() + p);
-      });
+      maxEigenvaluesHost(pde_, layout_, std::span<const int>(refluxedPatches_), next_.data(),
+                         patchLambda_.data());
     }
     std::swap(current_, next_);
     time_ += dt;
@@ -140,12 +138,12 @@ public:
   const StepTimes& times() const { return times_; }
 
 private:
+  // Everything that follows from the patches, except the current state (its caller's).
   void setPatches(std::vector<PatchGeometry<kDim>> geometry, HaloPlan<kDim> plan,
                   std::vector<RefluxOp<kDim>> refluxPlan) {
     geometry_ = std::move(geometry);
     plan_ = std::move(plan);
     refluxPlan_ = std::move(refluxPlan);
-    current_ = PatchStore<kDim>(layout_, numPatches(), MemorySpace::Host);
     next_ = PatchStore<kDim>(layout_, numPatches(), MemorySpace::Host);
     patchLambda_.assign(numPatches(), 0.0);
     const FluxRegisterLayout<kDim> registers{layout_.cellsPerAxis, PDE::kNumVars};

@@ -294,4 +294,16 @@ void maxEigenvaluesHost(const PDE& pde, const PatchLayout<PDE::kDim>& layout, in
   });
 }
 
+// The same for the listed patches only (those refluxing changed).
+template <ConservationLaw PDE>
+void maxEigenvaluesHost(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
+                        std::span<const int> patches, const double* q, double* patchLambda) {
+  const std::size_t ps = layout.patchStride();
+  forEachPatch(int(patches.size()), [&](int i) {
+    thread_local detail::RowBuffer<PDE::kNumVars> row;
+    const int p = patches[i];
+    patchLambda[p] = detail::patchMaxEigenvalue(pde, layout, q + p * ps, row);
+  });
+}
+
 } // namespace tessera

@@ -45,13 +45,8 @@ SedovResult runSedov(int level0, int n, int maxLevel, double radiusAtEnd, double
     return ic;
   });
   EXPECT_EQ(amr.finestLevel(), maxLevel);
-  while (amr.solver().time() < tEnd) {
-    const double dt = amr.solver().stableDt();
-    if (amr.solver().time() + dt >= tEnd)
-      amr.advanceTo(tEnd);
-    else
-      amr.advance(dt);
-  }
+  while (amr.solver().time() < tEnd)
+    amr.stepToward(tEnd);
 
   const auto& solver = amr.solver();
   const auto& layout = solver.layout();

@@ -53,11 +53,7 @@ SodRun runSod(const amr::RefinementCriterion<2>& criterion) {
   amr.initialise([&](const auto&, const auto&) { return ic; });
   long long cells = 0, steps = 0;
   while (amr.solver().time() < kEndTime) {
-    const double dt = amr.solver().stableDt();
-    if (amr.solver().time() + dt >= kEndTime)
-      amr.advanceTo(kEndTime);
-    else
-      amr.advance(dt);
+    amr.stepToward(kEndTime);
     cells += amr.solver().numCells();
     ++steps;
   }

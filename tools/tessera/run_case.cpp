@@ -159,15 +159,9 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, MakeInitial makeI
   };
   double nextOutput = outputTime(1); // never beyond the end time
   while (solver.time() < run.endTime - slack && solver.step() < run.maxSteps) {
-    double dt = solver.stableDt();
-    const bool reachesOutput = solver.time() + dt >= nextOutput - slack;
     Stopwatch watch;
-    if (reachesOutput) {
-      dt = nextOutput - solver.time();
-      amr.advanceTo(nextOutput);
-    } else {
-      amr.advance(dt);
-    }
+    const double dt = amr.stepToward(nextOutput, slack);
+    const bool reachesOutput = solver.time() == nextOutput;
     log.step({solver.step(), solver.time(), dt, solver.numPatches(), solver.numCells(),
               amr.finestLevel() + 1, watch.seconds()});
     if (reachesOutput && nextOutput < run.endTime) { // the end time's output follows the loop
