@@ -1,9 +1,30 @@
-// The device fused Rusanov update (2D, Euler, fp64) against a device-to-device copy of the same
-// state, in one run. Effective bandwidth counts the bytes that must move: the state with its halo
-// read once and the interior written once; the copy reads and writes the whole state with halo.
-// Each case holds about 1 GB of state. Plain C++: the kernels are in the device libraries.
+// The device Rusanov update (Euler, fp64, 2D and 3D, N = 8, 16, 32) against its ceiling, a
+// device-to-device copy of the same state, and against its baseline, the unfused pipeline of
+// seed 004 (UnfusedRusanovDevice), all in one run:
+//   BM_Copy<d>D/N     copy of the whole state with halo (reads and writes every byte once);
+//   BM_Fused<d>D/N    rusanovUpdateDevice, one kernel (skipped while a dimension has none);
+//   BM_Unfused<d>D/N  copy-sol, comp-eigv, comp-flux, update-sol, reduce-eigv.
+// Counters, plain values (the display shows them as they are):
+//   cell-updates/s;
+//   GB/s, the effective bandwidth over the bytes an update must move: the state with halo read
+//     once and the interior written once (the unfused temporaries' traffic does not count: it is
+//     the overhead being measured);
+//   fraction of copy, that bandwidth over the copy's (2 x state bytes / copy time). The copy is
+//     timed inside the same repetition right before the update, so both see the same device,
+//     clocks and neighbours.
+//
+// Each case holds at least 1 GB of state. One case lives at a time (state, new state and the
+// unfused temporaries: at most about 6 GB) and is built once for the three benchmarks of its
+// dimension and N, which are registered next to each other. Every repetition is one timed call
+// after one untimed warm-up call (module loading, attribute setting); the reported time is the
+// median of kRepetitions. A whole run takes well under a minute of device time, most of it
+// filling the states. Plain C++: the kernels are in the device libraries.
 #include <benchmark/benchmark.h>
 #include <cmath>
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "engine/device_array.hpp"
@@ -12,84 +33,186 @@
 #include "engine/timer.hpp"
 #include "patches/uniform_patch_grid.hpp"
 #include "solvers/euler.hpp"
+#include "solvers/rusanov_unfused_device.hpp"
 #include "solvers/rusanov_update_device.hpp"
 
 namespace tessera {
 namespace {
 
-struct DeviceCase {
-  UniformPatchGrid<2> grid;
-  DeviceArray<double> q, qNew, lambda;
-  DeviceArray<PatchGeometry<2>> geometry;
+constexpr int kRepetitions = 30;
+constexpr double kStateBytes = 1.0e9;
+constexpr double kDt = 1e-5; // any dt does: q is never overwritten, every call sees one state
 
-  explicit DeviceCase(int n)
-      : grid(PatchLayout<2>{n, 1, 4}, patchesFor(n), {{0, 0}}, {{1, 1}}),
+template <int Dim>
+struct DeviceCase {
+  using PDE = Euler<Dim>;
+  int n;
+  UniformPatchGrid<Dim> grid;
+  DeviceArray<double> q, qNew, lambda;
+  DeviceArray<PatchGeometry<Dim>> geometry;
+  UnfusedRusanovDevice<PDE> unfused;
+
+  explicit DeviceCase(int cellsPerAxis)
+      : n(cellsPerAxis), grid(PatchLayout<Dim>{n, 1, PDE::kNumVars}, patchesFor(n),
+                              Vec<double, Dim>::filled(0.0), Vec<double, Dim>::filled(1.0)),
         q(grid.numPatches() * grid.layout().patchStride(), MemorySpace::Device),
         qNew(q.size(), MemorySpace::Device), lambda(grid.numPatches(), MemorySpace::Device),
-        geometry(grid.numPatches(), MemorySpace::Device) {
+        geometry(grid.numPatches(), MemorySpace::Device),
+        unfused(grid.layout(), grid.numPatches()) {
     // A smooth, non-trivial state everywhere, halo included (never time on zeros).
-    const Euler<2> pde;
+    const PDE pde;
     std::vector<double> host(q.size());
     const auto& layout = grid.layout();
     forEachPatch(grid.numPatches(), [&](int p) { // on every host core: 1 GB to fill
       for (int c = 0; c < layout.cellsWithHalo(); ++c) {
         const double s = std::sin(1e-3 * double(c + 7 * p));
-        const auto w = pde.toConserved({{1.0 + 0.2 * s, 0.1 * s, -0.1 * s, 1.0 + 0.1 * s}});
-        for (int v = 0; v < 4; ++v)
-          host[layout.varOffset(p, v) + std::size_t(c)] = w[v];
+        typename PDE::State w;
+        w[PDE::kDensity] = 1.0 + 0.2 * s;
+        for (int a = 0; a < Dim; ++a)
+          w[PDE::kMomentum + a] = (a % 2 ? -0.1 : 0.1) * s;
+        w[PDE::kEnergy] = 1.0 + 0.1 * s;
+        const auto conserved = pde.toConserved(w);
+        for (int v = 0; v < PDE::kNumVars; ++v)
+          host[layout.varOffset(p, v) + std::size_t(c)] = conserved[v];
       }
     });
     q.copyFromHost(host);
     geometry.copyFromHost(grid.geometries());
   }
 
-  // About 1 GB of state with halo.
-  static Vec<int, 2> patchesFor(int n) {
-    const double patchBytes = 4.0 * 8.0 * (n + 2) * (n + 2);
-    const int perAxis = int(std::ceil(std::sqrt(1.0e9 / patchBytes)));
-    return {{perAxis, perAxis}};
+  // Enough patches per axis for kStateBytes of state with halo.
+  static Vec<int, Dim> patchesFor(int n) {
+    const double patchBytes = 8.0 * PDE::kNumVars * std::pow(n + 2.0, Dim);
+    return Vec<int, Dim>::filled(int(std::ceil(std::pow(kStateBytes / patchBytes, 1.0 / Dim))));
   }
+
+  // Bytes an update must move: the state with halo read once, the interior written once.
+  double updateBytes() const {
+    const auto& layout = grid.layout();
+    return double(grid.numPatches()) * PDE::kNumVars * 8.0 *
+           (layout.cellsWithHalo() + layout.interiorCells());
+  }
+  double copyBytes() const { return 2.0 * double(q.bytes()); }
 };
 
-void BM_DeviceCopy(benchmark::State& state) {
-  DeviceCase c(int(state.range(0)));
-  for (auto _ : state) {
-    Stopwatch watch;
-    c.qNew.copyFrom(c.q);
-    synchronizeDevice();
-    state.SetIterationTime(watch.seconds());
-  }
-  state.counters["GB/s"] = benchmark::Counter(2.0 * double(c.q.bytes()) * 1e-9,
-                                              benchmark::Counter::kIsIterationInvariantRate);
+// One case at a time: asking for another frees the current one first.
+template <int Dim>
+std::unique_ptr<DeviceCase<Dim>>& caseSlot() {
+  static std::unique_ptr<DeviceCase<Dim>> slot;
+  return slot;
 }
 
-void BM_DeviceFusedUpdate(benchmark::State& state) {
-  DeviceCase c(int(state.range(0)));
-  const auto& layout = c.grid.layout();
-  const Euler<2> pde;
-  for (auto _ : state) {
-    Stopwatch watch;
-    rusanovUpdateDevice(pde, layout, c.geometry.data(), c.grid.numPatches(), c.q.data(),
-                        c.qNew.data(), 1e-5, c.lambda.data());
-    synchronizeDevice();
-    state.SetIterationTime(watch.seconds());
+template <int Dim>
+DeviceCase<Dim>& deviceCase(int n) {
+  auto& slot = caseSlot<Dim>();
+  if (!slot || slot->n != n) {
+    caseSlot<2>().reset();
+    caseSlot<3>().reset();
+    slot = std::make_unique<DeviceCase<Dim>>(n);
   }
-  const double bytes =
-      double(c.grid.numPatches()) * 4 * 8 * (layout.cellsWithHalo() + layout.interiorCells());
-  state.counters["GB/s"] =
-      benchmark::Counter(bytes * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
-  state.counters["cell-updates/s"] =
-      benchmark::Counter(double(c.grid.numCells()), benchmark::Counter::kIsIterationInvariantRate);
+  return *slot;
 }
 
-void sizes(benchmark::internal::Benchmark* b) {
-  b->Arg(8)->Arg(16)->Arg(32)->UseManualTime()->Repetitions(20)->ReportAggregatesOnly(true)->Unit(
-      benchmark::kMillisecond);
+// Seconds of one call of f, device work included.
+template <class F>
+double timed(F&& f) {
+  synchronizeDevice();
+  Stopwatch watch;
+  f();
+  synchronizeDevice();
+  return watch.seconds();
 }
-BENCHMARK(BM_DeviceCopy)->Apply(sizes);
-BENCHMARK(BM_DeviceFusedUpdate)->Apply(sizes);
+
+// The benchmark loop over calls of f; returns the mean seconds of a call (0 if skipped).
+template <class F>
+double timedLoop(benchmark::State& state, F&& f) {
+  double seconds = 0.0;
+  for (auto _ : state) {
+    const double s = timed(f);
+    state.SetIterationTime(s);
+    seconds += s;
+  }
+  return state.iterations() > 0 ? seconds / double(state.iterations()) : 0.0;
+}
+
+// The timed loop and the counters of an update; `update` is one call.
+template <int Dim, class F>
+void runUpdate(benchmark::State& state, DeviceCase<Dim>& c, F&& update) {
+  try {
+    update();                           // warm-up
+  } catch (const std::logic_error& e) { // a kernel this build does not have (yet)
+    state.SkipWithError(e.what());
+  }
+  const double copySeconds = state.error_occurred() ? 0.0 : timed([&] { c.qNew.copyFrom(c.q); });
+  const double seconds = timedLoop(state, update);
+  if (state.error_occurred())
+    return;
+  const double bytes = c.updateBytes();
+  state.counters["cell-updates/s"] = double(c.grid.numCells()) / seconds;
+  state.counters["GB/s"] = bytes * 1e-9 / seconds;
+  state.counters["fraction of copy"] = (bytes / seconds) / (c.copyBytes() / copySeconds);
+}
+
+template <int Dim>
+void BM_Copy(benchmark::State& state, int n) {
+  DeviceCase<Dim>& c = deviceCase<Dim>(n);
+  c.qNew.copyFrom(c.q); // warm-up
+  const double seconds = timedLoop(state, [&] { c.qNew.copyFrom(c.q); });
+  state.counters["GB/s"] = c.copyBytes() * 1e-9 / seconds;
+}
+
+template <int Dim>
+void BM_Fused(benchmark::State& state, int n) {
+  DeviceCase<Dim>& c = deviceCase<Dim>(n);
+  const Euler<Dim> pde;
+  runUpdate(state, c, [&] {
+    rusanovUpdateDevice(pde, c.grid.layout(), c.geometry.data(), c.grid.numPatches(), c.q.data(),
+                        c.qNew.data(), kDt, c.lambda.data());
+  });
+}
+
+template <int Dim>
+void BM_Unfused(benchmark::State& state, int n) {
+  DeviceCase<Dim>& c = deviceCase<Dim>(n);
+  const Euler<Dim> pde;
+  runUpdate(state, c, [&] {
+    c.unfused.update(pde, c.geometry.data(), c.q.data(), c.qNew.data(), kDt, c.lambda.data());
+  });
+  if (!state.error_occurred())
+    state.counters["temporaries GB"] = double(c.unfused.temporaryBytes()) * 1e-9;
+}
+
+template <int Dim>
+void registerCases() {
+  for (int n : {8, 16, 32}) {
+    const std::string suffix = std::to_string(Dim) + "D/" + std::to_string(n);
+    // Copy, fused and unfused of one case next to each other: the case is built once for them.
+    for (auto* b :
+         {benchmark::RegisterBenchmark(("BM_Copy" + suffix).c_str(), BM_Copy<Dim>, n),
+          benchmark::RegisterBenchmark(("BM_Fused" + suffix).c_str(), BM_Fused<Dim>, n),
+          benchmark::RegisterBenchmark(("BM_Unfused" + suffix).c_str(), BM_Unfused<Dim>, n)})
+      b->UseManualTime()
+          ->Iterations(1)
+          ->Repetitions(kRepetitions)
+          ->ReportAggregatesOnly(true)
+          ->Unit(benchmark::kMillisecond);
+  }
+}
 
 } // namespace
 } // namespace tessera
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  if (!tessera::deviceAvailable()) {
+    std::fprintf(stderr, "bench_device_update: no GPU visible\n");
+    return 1;
+  }
+  tessera::registerCases<2>();
+  tessera::registerCases<3>();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

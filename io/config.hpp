@@ -25,6 +25,7 @@ enum class ConfigErrorKind {
   OutOfRange = 7,   // a number outside its range or a name outside its choices
   Inconsistent = 8, // values that are fine alone but not together
   MissingKey = 9,   // a required key is absent
+  Unavailable = 12, // asks for what this build or machine lacks (a GPU back end)
 };
 
 class ConfigError : public std::runtime_error {

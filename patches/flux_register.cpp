@@ -4,7 +4,7 @@
 #include <string>
 
 #include "patches/placement_index.hpp"
-#include "patches/prolong_restrict.hpp"
+#include "patches/reflux_cell.hpp"
 
 namespace tessera {
 
@@ -60,47 +60,16 @@ template <int Dim>
 void reflux(std::span<const RefluxOp<Dim>> plan, const PatchLayout<Dim>& layout,
             std::span<const PatchGeometry<Dim>> geometry, const double* fluxRegister, double dt,
             double* qNew) {
-  const int n = layout.cellsPerAxis;
-  const int half = n / 2;
-  const FluxRegisterLayout<Dim> registers{n, layout.numVars};
+  const FluxRegisterLayout<Dim> registers{layout.cellsPerAxis, layout.numVars};
+  const int coveredCells = refluxCoveredCells<Dim>(layout.cellsPerAxis);
   // Serial: two operations write one coarse cell where two of its faces meet at an edge.
   for (const RefluxOp<Dim>& op : plan) {
     const double ratio = dt / geometry[op.coarsePatch].dx[op.axis];
-    const double sign = op.side == 1 ? 1.0 : -1.0;
-    // The other axes of the face, in register order (x fastest).
-    int other[Dim - 1];
-    for (int a = 0, m = 0; a < Dim; ++a)
-      if (a != op.axis)
-        other[m++] = a;
-    const int coveredCells = registers.faceCells() >> (Dim - 1); // the part the fine patch covers
     for (int f = 0; f < coveredCells; ++f) {
-      // Coarse face cell (in the coarse patch's face numbering) and its fine face cells.
-      int coarseT = 0, stride = 1;
-      int fineBase[Dim - 1];
-      CellIndex<Dim> cell{};
-      cell[op.axis] = op.side == 1 ? n - 1 : 0;
-      for (int m = 0, r = f; m < Dim - 1; ++m, r /= half) {
-        const int tc = op.child[other[m]] * half + r % half; // along other[m], coarse cells
-        coarseT += tc * stride;
-        stride *= n;
-        cell[other[m]] = tc;
-        fineBase[m] = 2 * (r % half);
-      }
-      for (int v = 0; v < layout.numVars; ++v) {
-        double fluxes[1 << (Dim - 1)];
-        for (int k = 0; k < (1 << (Dim - 1)); ++k) {
-          int fineT = 0, s = 1;
-          for (int m = 0; m < Dim - 1; ++m) {
-            fineT += (fineBase[m] + ((k >> m) & 1)) * s;
-            s *= n;
-          }
-          fluxes[k] = fluxRegister[registers.index(op.finePatch, op.axis, 1 - op.side, v, fineT)];
-        }
-        const double fine = symmetricMean<Dim - 1>(fluxes);
-        const double coarse =
-            fluxRegister[registers.index(op.coarsePatch, op.axis, op.side, v, coarseT)];
-        qNew[layout.index(op.coarsePatch, v, cell)] += sign * ratio * (coarse - fine);
-      }
+      const RefluxFaceCell<Dim> face = refluxFaceCell(op, layout.cellsPerAxis, f);
+      for (int v = 0; v < layout.numVars; ++v)
+        qNew[layout.index(op.coarsePatch, v, face.cell)] +=
+            refluxCorrection(op, face, registers, fluxRegister, ratio, v);
     }
   }
 }

@@ -3,8 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "patches/halo_cell.hpp"
 #include "patches/placement_index.hpp"
-#include "patches/prolong_restrict.hpp"
 #include "patches/uniform_patch_grid.hpp"
 
 namespace tessera {
@@ -170,10 +170,7 @@ HaloPlan<Dim> buildUniformHaloPlan(const UniformPatchGrid<Dim>& grid,
 template <int Dim>
 void fillHalos(const HaloPlan<Dim>& plan, const PatchLayout<Dim>& layout,
                const ReflectionParity& parity, double* data) {
-  constexpr int kMaxVars = 32;
   const int nv = layout.numVars;
-  if (nv > kMaxVars)
-    throw std::invalid_argument("fillHalos: at most 32 variables per cell");
   if (parity.size() != std::size_t(Dim * nv))
     throw std::invalid_argument("fillHalos: reflection parity must have Dim * numVars entries");
   const std::ptrdiff_t numOps = std::ptrdiff_t(plan.ops.size());
@@ -181,55 +178,11 @@ void fillHalos(const HaloPlan<Dim>& plan, const PatchLayout<Dim>& layout,
 #pragma omp parallel for schedule(dynamic, 16)
   for (std::ptrdiff_t o = 0; o < numOps; ++o) {
     const HaloOp<Dim>& op = plan.ops[o];
-    double sign[kMaxVars];
-    for (int v = 0; v < nv; ++v) {
-      sign[v] = 1.0;
-      for (int a = 0; a < Dim; ++a)
-        if (op.reflectMask & (1 << a))
-          sign[v] *= parity[a * nv + v];
-    }
     const double* fixed =
         op.source == HaloSource::Fixed ? plan.inflowStates[op.fixedState].data() : nullptr;
-
     CellIndex<Dim> c = op.lo;
     while (true) {
-      CellIndex<Dim> u{};
-      for (int a = 0; a < Dim; ++a)
-        u[a] = op.scale[a] * c[a] + op.shift[a];
-      for (int v = 0; v < nv; ++v) {
-        const double* src = data + layout.varOffset(op.srcPatch, v);
-        double value;
-        switch (op.source) {
-        case HaloSource::SameLevel:
-          value = src[layout.cellOffset(u)];
-          break;
-        case HaloSource::Coarser: {
-          CellIndex<Dim> parent;
-          Vec<int, Dim> sub;
-          for (int a = 0; a < Dim; ++a) {
-            parent[a] = u[a] >> 1;
-            sub[a] = u[a] & 1;
-          }
-          value = limitedLinearValue(layout, src, parent, sub, /*interiorOnly=*/true);
-          break;
-        }
-        case HaloSource::Finer: {
-          double values[1 << Dim];
-          for (int k = 0; k < (1 << Dim); ++k) {
-            CellIndex<Dim> f;
-            for (int a = 0; a < Dim; ++a)
-              f[a] = 2 * u[a] + ((k >> a) & 1);
-            values[k] = src[layout.cellOffset(f)];
-          }
-          value = symmetricMean<Dim>(values);
-          break;
-        }
-        default:
-          value = fixed[v];
-          break;
-        }
-        data[layout.index(op.dstPatch, v, c)] = sign[v] * value;
-      }
+      fillHaloCell(op, layout, parity.data(), fixed, c, data);
       int a = 0; // advance the box's cell counter, x fastest
       for (; a < Dim; ++a) {
         if (++c[a] < op.hi[a])

@@ -3,9 +3,14 @@
 // regridInterval steps the criterion flags each patch, the forest refines, coarsens and balances,
 // the data moves onto the new patches (copy, prolongation, restriction), and the halo and reflux
 // plans are rebuilt. One global time step for all levels (no subcycling).
+//
+// The criterion is a built-in one given as data (amr::IndicatorCriterion), evaluated where the
+// state lives, so that a device run sends only the flags to the host; or any host callable
+// (amr::RefinementCriterion), which on the device back end sees a host copy of the state.
 #include <mpi.h>
 #include <span>
 #include <stdexcept>
+#include <variant>
 #include <vector>
 
 #include "amr/forest.hpp"
@@ -13,6 +18,7 @@
 #include "amr/refinement_criteria.hpp"
 #include "patches/placement_index.hpp"
 #include "patches/remap.hpp"
+#include "patches/remap_plan.hpp"
 #include "solvers/patch_solver.hpp"
 
 namespace tessera {
@@ -42,16 +48,20 @@ class AmrSolver {
 public:
   static constexpr int kDim = PDE::kDim;
 
-  // level0Patches: patches per axis on level 0 (one p4est tree each) over [lower, upper].
+  using Criterion = std::variant<amr::IndicatorCriterion, amr::RefinementCriterion<kDim>>;
+
+  // level0Patches: patches per axis on level 0 (one p4est tree each) over [lower, upper];
+  // `space`: where the state lives and the steps run.
   AmrSolver(MPI_Comm comm, PDE pde, PatchLayout<kDim> layout, Vec<int, kDim> level0Patches,
             Vec<double, kDim> lower, Vec<double, kDim> upper, DomainBoundary<kDim> boundary,
-            AmrSettings settings, amr::RefinementCriterion<kDim> criterion, double cfl)
+            AmrSettings settings, Criterion criterion, double cfl,
+            MemorySpace space = MemorySpace::Host)
       : forest_(oneRank(comm), level0Patches, periodicAxes(boundary), settings.minLevel),
         layout_(layout), lower_(lower), upper_(upper), boundary_(std::move(boundary)),
         settings_(settings), criterion_(std::move(criterion)),
         solver_(pde, layout, amr::leafGeometry(forest_, layout, lower, upper),
                 amr::forestHaloPlan(forest_, layout, boundary_), cfl,
-                amr::forestRefluxPlan(forest_, boundary_)) {}
+                amr::forestRefluxPlan(forest_, boundary_), space) {}
 
   // Sets the initial data and adapts the mesh to it, repeatedly, until the mesh settles (at
   // most one round per level). makeInitial(layout, geometry) gives the conserved state at a
@@ -129,12 +139,7 @@ private:
 
   bool adapt() {
     solver_.fillCurrentHalos(); // criteria and prolongation look across patch edges
-    const auto& leaves = forest_.leaves();
-    const std::size_t ps = layout_.patchStride();
-    std::vector<amr::AdaptFlag> flags(leaves.size());
-    for (std::size_t p = 0; p < leaves.size(); ++p)
-      flags[p] = criterion_(amr::PatchView<kDim>{layout_, solver_.state().data() + p * ps,
-                                                 solver_.geometry()[p], leaves[p].level});
+    std::vector<amr::AdaptFlag> flags = refinementFlags();
     const std::vector<PatchPlacement<kDim>> before = amr::leafPlacements(forest_);
     if (settings_.buffer)
       bufferRefinement(before, flags);
@@ -145,10 +150,23 @@ private:
     const Vec<int, kDim> level0 = forest_.treesPerAxis();
     solver_.remesh(amr::leafGeometry(forest_, layout_, lower_, upper_),
                    buildHaloPlan<kDim>(layout_, after, level0, boundary_),
-                   buildRefluxPlan<kDim>(after, level0, boundary_), [&](double* data) {
-                     remapPatchData<kDim>(layout_, before, solver_.state().data(), after, data);
-                   });
+                   buildRefluxPlan<kDim>(after, level0, boundary_),
+                   buildRemapPlan<kDim>(before, after));
     return true;
+  }
+
+  // What each patch asks of the next adapt (halos filled).
+  std::vector<amr::AdaptFlag> refinementFlags() {
+    if (const auto* builtIn = std::get_if<amr::IndicatorCriterion>(&criterion_))
+      return solver_.refinementFlags(*builtIn);
+    const auto& criterion = std::get<amr::RefinementCriterion<kDim>>(criterion_);
+    const auto& leaves = forest_.leaves();
+    const PatchStore<kDim>& state = solver_.hostState();
+    std::vector<amr::AdaptFlag> flags(leaves.size());
+    for (std::size_t p = 0; p < leaves.size(); ++p)
+      flags[p] = criterion(amr::PatchView<kDim>{layout_, state.data() + p * layout_.patchStride(),
+                                                solver_.geometry()[p], leaves[p].level});
+    return flags;
   }
 
   // Every patch that touches (face, edge or corner, periodic images included) a patch flagged
@@ -190,7 +208,7 @@ private:
   Vec<double, kDim> lower_, upper_;
   DomainBoundary<kDim> boundary_;
   AmrSettings settings_;
-  amr::RefinementCriterion<kDim> criterion_;
+  Criterion criterion_;
   PatchSolver<PDE> solver_;
   double regridSeconds_ = 0.0;
 };

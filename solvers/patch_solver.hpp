@@ -1,24 +1,42 @@
 #pragma once
 // PatchSolver<PDE>: first-order Rusanov time stepping of a PDE on a set of patches (a uniform
-// grid, or the leaves of a forest), host back end. Holds the state twice (current and next), the
-// halo plan and the per-patch eigenvalues; one advance() is halo fill, fused update and swap, and
-// leaves the eigenvalues for the next dt.
+// grid, or the leaves of a forest), on the host back end or resident on the device. Holds the
+// state twice (current and next), the halo and reflux plans and the per-patch eigenvalues; one
+// advance() is halo fill, fused update, refluxing and swap, and leaves the eigenvalues for the
+// next dt.
+//
+// On the device every step stays there: the plans are uploaded once per mesh, and only dt (and,
+// at a regrid, one flag per patch) comes back. The device functions are compiled for the PDEs
+// Tessera ships (solvers/*_device.cu); another PDE instantiates them in its own .cu file.
 #include <algorithm>
+#include <memory>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "amr/indicator_criterion.hpp"
 #include "engine/device_array.hpp"
+#include "engine/memory.hpp"
 #include "engine/parallel_for.hpp"
 #include "engine/timer.hpp"
 #include "patches/boundary.hpp"
 #include "patches/flux_register.hpp"
+#include "patches/flux_register_device.hpp"
 #include "patches/halo_plan.hpp"
+#include "patches/halo_plan_device.hpp"
 #include "patches/patch_store.hpp"
+#include "patches/remap.hpp"
+#include "patches/remap_device.hpp"
+#include "patches/remap_plan.hpp"
 #include "patches/uniform_patch_grid.hpp"
 #include "solvers/pde.hpp"
+#include "solvers/refinement_flags.hpp"
+#include "solvers/rusanov_update_device.hpp"
 #include "solvers/rusanov_update_host.hpp"
 #include "solvers/time_step.hpp"
+#include "solvers/time_step_device.hpp"
 
 namespace tessera {
 
@@ -28,6 +46,18 @@ struct StepTimes {
   double reflux = 0.0;
 };
 
+// Whether a solver can run on the device here: this build has a device back end and the runtime
+// sees a device. Throws std::runtime_error saying which is missing otherwise.
+inline void requireDevice() {
+  if constexpr (compiledDeviceBackend() == Backend::Host)
+    throw std::runtime_error("this build of Tessera has no device back end (configure the cuda "
+                             "or hip preset to run on a GPU)");
+  if (!deviceAvailable())
+    throw std::runtime_error(std::string("this is a ") +
+                             std::string(backendName(compiledDeviceBackend())) +
+                             " build of Tessera, but no GPU is visible");
+}
+
 template <ConservationLaw PDE>
 class PatchSolver {
 public:
@@ -36,21 +66,28 @@ public:
 
   // Patches of one layout with their geometry, the plan that fills their halos and, where
   // patches of different levels meet, the plan that corrects coarse cells by the fine fluxes.
+  // `space` says where the state lives and the steps run (Device: see requireDevice()).
   PatchSolver(PDE pde, PatchLayout<kDim> layout, std::vector<PatchGeometry<kDim>> geometry,
-              HaloPlan<kDim> plan, double cfl, std::vector<RefluxOp<kDim>> refluxPlan = {})
-      : pde_(pde), layout_(layout), parity_(reflectionParity()), cfl_(cfl) {
+              HaloPlan<kDim> plan, double cfl, std::vector<RefluxOp<kDim>> refluxPlan = {},
+              MemorySpace space = MemorySpace::Host)
+      : pde_(pde), layout_(layout), parity_(reflectionParity()), cfl_(cfl), space_(space) {
+    if (space_ == MemorySpace::Device) {
+      requireDevice();
+      device_ = std::make_unique<DeviceResources>();
+    }
     setPatches(std::move(geometry), std::move(plan), std::move(refluxPlan));
-    current_ = PatchStore<kDim>(layout_, numPatches(), MemorySpace::Host);
+    current_ = PatchStore<kDim>(layout_, numPatches(), space_);
   }
 
   PatchSolver(PDE pde, const UniformPatchGrid<kDim>& grid, const DomainBoundary<kDim>& boundary,
-              double cfl)
+              double cfl, MemorySpace space = MemorySpace::Host)
       : PatchSolver(pde, grid.layout(), grid.geometries(), buildUniformHaloPlan(grid, boundary),
-                    cfl) {}
+                    cfl, {}, space) {}
 
   // Sets every interior cell to conserved(centre of the cell) and computes the first eigenvalues.
   template <class ConservedAt>
   void initialise(ConservedAt&& conservedAt) {
+    PatchStore<kDim> initial(layout_, numPatches(), MemorySpace::Host);
     forEachPatchCell(numPatches(), layout_.interiorCells(), [&](int p, int n) {
       const CellIndex<kDim> c = layout_.interiorCell(n);
       Vec<double, kDim> x;
@@ -58,45 +95,73 @@ public:
         x[a] = geometry_[p].cellCenter(a, c[a]);
       const State q = conservedAt(x);
       for (int v = 0; v < PDE::kNumVars; ++v)
-        current_.at(p, v, c) = q[v];
+        initial.at(p, v, c) = q[v];
     });
-    maxEigenvaluesHost(pde_, layout_, numPatches(), current_.data(), patchLambda_.data());
+    if (space_ == MemorySpace::Host)
+      current_ = std::move(initial);
+    else
+      current_.array().copyFrom(initial.array());
+    computeEigenvalues();
   }
 
-  // Replaces the patches (after an adapt): new geometry and plans, and the new state, whose
-  // interior fill(data) writes. Time, step count and timers carry on.
-  template <class FillState>
+  // Replaces the patches (after an adapt): new geometry and plans, and the new state, moved from
+  // the old one by the remap plan (the old state's halos must be filled). Time, step count and
+  // timers carry on.
   void remesh(std::vector<PatchGeometry<kDim>> geometry, HaloPlan<kDim> plan,
-              std::vector<RefluxOp<kDim>> refluxPlan, FillState&& fill) {
-    PatchStore<kDim> fresh(layout_, int(geometry.size()), MemorySpace::Host);
-    fill(fresh.data()); // may read the old state, still in place
+              std::vector<RefluxOp<kDim>> refluxPlan, const std::vector<RemapOp<kDim>>& remap) {
+    PatchStore<kDim> fresh(layout_, int(geometry.size()), space_);
+    if (space_ == MemorySpace::Host) {
+      remapPatchData<kDim>(layout_, remap, current_.data(), fresh.data());
+    } else if constexpr (kDeviceBuilt) {
+      DeviceArray<RemapOp<kDim>> onDevice(remap.size(), MemorySpace::Device);
+      onDevice.copyFromHost(remap);
+      remapPatchDataDevice<kDim>(layout_, onDevice, current_.data(), fresh.data());
+    }
     setPatches(std::move(geometry), std::move(plan), std::move(refluxPlan));
     current_ = std::move(fresh);
-    maxEigenvaluesHost(pde_, layout_, numPatches(), current_.data(), patchLambda_.data());
+    computeEigenvalues();
   }
 
   // The largest stable step for the current state.
-  double stableDt() const {
-    return stableTimeStep<kDim>(cfl_, patchLambda_,
-                                std::span<const PatchGeometry<kDim>>(geometry_));
+  double stableDt() {
+    if (space_ == MemorySpace::Host)
+      return stableTimeStep<kDim>(cfl_, patchLambda_.hostSpan(), geometry());
+    if constexpr (kDeviceBuilt)
+      return device_->timeStep(cfl_, patchLambda_.data(), device_->geometry.data(), numPatches());
+    return 0.0; // not reached: a device solver exists only in a device build
   }
 
   void advance(double dt) {
+    const bool refluxing = !refluxPlan_.empty();
     {
       ScopedTimer t(times_.halo);
-      fillHalos(plan_, layout_, parity_, current_.data());
+      fillCurrentHalos();
+      waitForTimer();
     }
     {
       ScopedTimer t(times_.update);
-      rusanovUpdateHost(pde_, layout_, std::span<const PatchGeometry<kDim>>(geometry_),
-                        current_.data(), next_.data(), dt, patchLambda_.data(),
-                        refluxPlan_.empty() ? nullptr : fluxRegister_.data());
+      if (space_ == MemorySpace::Host) {
+        rusanovUpdateHost(pde_, layout_, geometry(), current_.data(), next_.data(), dt,
+                          patchLambda_.data(), refluxing ? fluxRegister_.data() : nullptr);
+      } else if constexpr (kDeviceBuilt) {
+        rusanovUpdateDevice(pde_, layout_, device_->geometry.data(), numPatches(), current_.data(),
+                            next_.data(), dt, patchLambda_.data(),
+                            refluxing ? fluxRegister_.data() : nullptr);
+      }
+      waitForTimer();
     }
-    if (!refluxPlan_.empty()) {
+    if (refluxing) {
       ScopedTimer t(times_.reflux);
-      reflux<kDim>(refluxPlan_, layout_, geometry_, fluxRegister_.data(), dt, next_.data());
-      maxEigenvaluesHost(pde_, layout_, std::span<const int>(refluxedPatches_), next_.data(),
-                         patchLambda_.data());
+      if (space_ == MemorySpace::Host) {
+        reflux<kDim>(refluxPlan_, layout_, geometry(), fluxRegister_.data(), dt, next_.data());
+        maxEigenvaluesHost(pde_, layout_, std::span<const int>(refluxedPatches_), next_.data(),
+                           patchLambda_.data());
+      } else if constexpr (kDeviceBuilt) {
+        device_->reflux.apply(device_->geometry.data(), fluxRegister_.data(), dt, next_.data());
+        maxEigenvaluesDevice(pde_, layout_, device_->reflux.coarsePatches(),
+                             device_->reflux.numCoarsePatches(), next_.data(), patchLambda_.data());
+      }
+      waitForTimer();
     }
     std::swap(current_, next_);
     time_ += dt;
@@ -109,18 +174,38 @@ public:
     time_ = time;
   }
 
-  // Fills the halos of the current state (advance() does this itself; output and tests may want
-  // the halos too).
-  void fillCurrentHalos() { fillHalos(plan_, layout_, parity_, current_.data()); }
+  // Fills the halos of the current state (advance() does this itself; criteria, remapping and
+  // output want the halos too).
+  void fillCurrentHalos() {
+    if (space_ == MemorySpace::Host)
+      fillHalos(plan_, layout_, parity_, current_.data());
+    else if constexpr (kDeviceBuilt)
+      device_->halo.fill(current_.data());
+  }
+
+  // One flag per patch from a built-in criterion, evaluated where the state lives (halos filled).
+  std::vector<amr::AdaptFlag> refinementFlags(const amr::IndicatorCriterion& criterion) {
+    if (space_ == MemorySpace::Host)
+      return refinementFlagsHost(pde_, layout_, criterion, current_.data(), numPatches());
+    std::vector<amr::AdaptFlag> flags(numPatches());
+    if constexpr (kDeviceBuilt) {
+      DeviceArray<amr::AdaptFlag> onDevice(flags.size(), MemorySpace::Device);
+      refinementFlagsDevice(pde_, layout_, criterion, current_.data(), numPatches(),
+                            onDevice.data());
+      onDevice.copyToHost(flags);
+    }
+    return flags;
+  }
 
   // Sum over interior cells of each conserved variable times the cell volume.
   State conservedTotals() const {
+    const PatchStore<kDim>& q = hostState();
     State total = State::filled(0.0);
     for (int p = 0; p < numPatches(); ++p)
       for (int v = 0; v < PDE::kNumVars; ++v) {
         double sum = 0.0;
         for (int n = 0; n < layout_.interiorCells(); ++n)
-          sum += current_.at(p, v, layout_.interiorCell(n));
+          sum += q.at(p, v, layout_.interiorCell(n));
         total[v] += sum * geometry_[p].cellVolume();
       }
     return total;
@@ -128,32 +213,79 @@ public:
 
   const PDE& pde() const { return pde_; }
   const PatchLayout<kDim>& layout() const { return layout_; }
+  MemorySpace space() const { return space_; }
   int numPatches() const { return int(geometry_.size()); }
   long long numCells() const { return (long long)numPatches() * layout_.interiorCells(); }
   std::span<const PatchGeometry<kDim>> geometry() const { return geometry_; }
+  // The current state where it lives (device memory for a device solver).
   const PatchStore<kDim>& state() const { return current_; }
   PatchStore<kDim>& state() { return current_; }
+  // The current state in host memory, for output, host criteria and diagnostics: a device
+  // solver copies it over on each call.
+  const PatchStore<kDim>& hostState() const {
+    if (space_ == MemorySpace::Host)
+      return current_;
+    if (hostMirror_.numPatches() != numPatches())
+      hostMirror_ = PatchStore<kDim>(layout_, numPatches(), MemorySpace::Host);
+    hostMirror_.array().copyFrom(current_.array());
+    return hostMirror_;
+  }
   double time() const { return time_; }
   long long step() const { return step_; }
   const StepTimes& times() const { return times_; }
 
 private:
+  static constexpr bool kDeviceBuilt = compiledDeviceBackend() != Backend::Host;
+
+  // What a device solver keeps on the device besides the state: the plans and geometry of the
+  // current patches, and the dt reduction's scratch.
+  struct DeviceResources {
+    DeviceArray<PatchGeometry<kDim>> geometry;
+    DeviceHaloPlan<kDim> halo;
+    DeviceRefluxPlan<kDim> reflux;
+    DeviceTimeStep<kDim> timeStep;
+  };
+
   // Everything that follows from the patches, except the current state (its caller's).
   void setPatches(std::vector<PatchGeometry<kDim>> geometry, HaloPlan<kDim> plan,
                   std::vector<RefluxOp<kDim>> refluxPlan) {
     geometry_ = std::move(geometry);
     plan_ = std::move(plan);
     refluxPlan_ = std::move(refluxPlan);
-    next_ = PatchStore<kDim>(layout_, numPatches(), MemorySpace::Host);
-    patchLambda_.assign(numPatches(), 0.0);
+    next_ = PatchStore<kDim>(layout_, numPatches(), space_);
+    patchLambda_ = DeviceArray<double>(numPatches(), space_);
     const FluxRegisterLayout<kDim> registers{layout_.cellsPerAxis, PDE::kNumVars};
-    fluxRegister_.assign(refluxPlan_.empty() ? 0 : numPatches() * registers.patchStride(), 0.0);
+    fluxRegister_ = DeviceArray<double>(
+        refluxPlan_.empty() ? 0 : numPatches() * registers.patchStride(), space_);
     refluxedPatches_.clear();
     for (const RefluxOp<kDim>& op : refluxPlan_)
       refluxedPatches_.push_back(op.coarsePatch);
     std::sort(refluxedPatches_.begin(), refluxedPatches_.end());
     refluxedPatches_.erase(std::unique(refluxedPatches_.begin(), refluxedPatches_.end()),
                            refluxedPatches_.end());
+    if (space_ == MemorySpace::Device) {
+      device_->geometry = DeviceArray<PatchGeometry<kDim>>(numPatches(), MemorySpace::Device);
+      device_->geometry.copyFromHost(geometry_);
+      if constexpr (kDeviceBuilt) {
+        device_->halo = DeviceHaloPlan<kDim>(plan_, layout_, parity_);
+        device_->reflux = DeviceRefluxPlan<kDim>(refluxPlan_, layout_);
+      }
+    }
+  }
+
+  // The per-patch eigenvalues of the current state (for the first dt and after a remesh).
+  void computeEigenvalues() {
+    if (space_ == MemorySpace::Host)
+      maxEigenvaluesHost(pde_, layout_, numPatches(), current_.data(), patchLambda_.data());
+    else if constexpr (kDeviceBuilt)
+      maxEigenvaluesDevice(pde_, layout_, nullptr, numPatches(), current_.data(),
+                           patchLambda_.data());
+  }
+
+  // Device launches return at once: the phase timers wait for them, so that they time the work.
+  void waitForTimer() const {
+    if (space_ == MemorySpace::Device)
+      synchronizeDevice();
   }
 
   static ReflectionParity reflectionParity() {
@@ -171,10 +303,13 @@ private:
   std::vector<RefluxOp<kDim>> refluxPlan_;
   std::vector<int> refluxedPatches_; // coarse patches the reflux plan corrects
   ReflectionParity parity_;
-  PatchStore<kDim> current_{layout_, 0, MemorySpace::Host}, next_{layout_, 0, MemorySpace::Host};
-  std::vector<double> patchLambda_;
-  std::vector<double> fluxRegister_;
   double cfl_;
+  MemorySpace space_;
+  std::unique_ptr<DeviceResources> device_; // a device solver's plans and geometry
+  PatchStore<kDim> current_{layout_, 0, MemorySpace::Host}, next_{layout_, 0, MemorySpace::Host};
+  mutable PatchStore<kDim> hostMirror_{layout_, 0, MemorySpace::Host};
+  DeviceArray<double> patchLambda_;
+  DeviceArray<double> fluxRegister_;
   double time_ = 0.0;
   long long step_ = 0;
   StepTimes times_;

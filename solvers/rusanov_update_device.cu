@@ -1,6 +1,10 @@
+// The fused Rusanov update on the device, by column marching (see rusanov_update_device.hpp), and
+// the per-patch eigenvalue reduction for the first step and after refluxing.
+#include <cstddef>
 #include <stdexcept>
 
 #include "engine/gpu_runtime.hpp"
+#include "patches/flux_register.hpp"
 #include "solvers/advection.hpp"
 #include "solvers/euler.hpp"
 #include "solvers/rusanov.hpp"
@@ -10,101 +14,339 @@
 namespace tessera {
 namespace {
 
-template <class PDE>
-__device__ typename PDE::State sharedState(const double* s, int stride, int cell) {
-  typename PDE::State q;
-  for (int v = 0; v < PDE::kNumVars; ++v)
-    q[v] = s[v * stride + cell];
-  return q;
+// The larger of two eigenvalues where a NaN always wins, so that the time step reports it.
+__device__ inline double maxNaNWins(double kept, double candidate) {
+  return candidate > kept || candidate != candidate ? candidate : kept;
 }
 
-// Shared memory: the patch with one halo layer, (n+2)^2 cells per variable; each cell's physical
-// fluxes and eigenvalues along x and y (evaluated once, used by the cell's two faces on each
-// axis); then the x-face fluxes, (n+1) x n per variable, and the y-face fluxes, n x (n+1).
-template <class PDE>
-__global__ void fusedRusanov2D(PDE pde, PatchLayout<2> layout, const PatchGeometry<2>* geometry,
-                               const double* q, double* qNew, double dt, double* patchLambda) {
-  constexpr int nv = PDE::kNumVars;
-  extern __shared__ double shared[];
-  const int n = layout.cellsPerAxis, e = n + 2, faces = (n + 1) * n;
-  double* cells = shared;
-  double* physX = cells + nv * e * e;
-  double* physY = physX + nv * e * e;
-  double* lambdaX = physY + nv * e * e;
-  double* lambdaY = lambdaX + e * e;
-  double* fx = lambdaY + e * e;
-  double* fy = fx + nv * faces;
-  const int p = blockIdx.x;
-  const int tid = threadIdx.x, threads = blockDim.x;
-
-  for (int v = 0; v < nv; ++v) {
-    const double* src = q + layout.varOffset(p, v);
-    for (int c = tid; c < e * e; c += threads)
-      cells[v * e * e + c] = src[layout.cellOffset({{c % e - 1, c / e - 1}})];
-  }
+// Reduces one value per thread (NaN wins) over aligned groups of `group` threads (a power of two
+// dividing the block) in `scratch`, one double per thread; the group's first thread gets it.
+// The scratch may alias shared memory that slower threads are still reading (the fused kernel's
+// plane): hence the barrier before the first write.
+__device__ inline double groupMax(double value, int group, double* scratch) {
+  const int tid = int(threadIdx.x);
   __syncthreads();
-
-  for (int c = tid; c < e * e; c += threads) {
-    const auto state = sharedState<PDE>(cells, e * e, c);
-    const auto f = pde.flux(state, 0), g = pde.flux(state, 1);
-    for (int v = 0; v < nv; ++v) {
-      physX[v * e * e + c] = f[v];
-      physY[v * e * e + c] = g[v];
-    }
-    lambdaX[c] = pde.maxEigenvalue(state, 0);
-    lambdaY[c] = pde.maxEigenvalue(state, 1);
-  }
+  scratch[tid] = value;
   __syncthreads();
-
-  for (int f = tid; f < faces; f += threads) {
-    // x face f: between cells (i - 1, j) and (i, j), i = f % (n + 1); y face likewise.
-    const int i = f % (n + 1), j = f / (n + 1);
-    const int l = (j + 1) * e + i, r = l + 1;
-    const auto Fx =
-        rusanovFaceFlux(sharedState<PDE>(cells, e * e, l), sharedState<PDE>(cells, e * e, r),
-                        sharedState<PDE>(physX, e * e, l), sharedState<PDE>(physX, e * e, r),
-                        lambdaX[l], lambdaX[r]);
-    const int ii = f % n, jj = f / n;
-    const int b = jj * e + ii + 1, t = b + e;
-    const auto Fy =
-        rusanovFaceFlux(sharedState<PDE>(cells, e * e, b), sharedState<PDE>(cells, e * e, t),
-                        sharedState<PDE>(physY, e * e, b), sharedState<PDE>(physY, e * e, t),
-                        lambdaY[b], lambdaY[t]);
-    for (int v = 0; v < nv; ++v) {
-      fx[v * faces + f] = Fx[v];
-      fy[v * faces + f] = Fy[v];
-    }
-  }
-  __syncthreads();
-
-  const double rx = dt / geometry[p].dx[0], ry = dt / geometry[p].dx[1];
-  double lambda = 0.0;
-  for (int c = tid; c < n * n; c += threads) {
-    const int i = c % n, j = c / n;
-    typename PDE::State updated;
-    for (int v = 0; v < nv; ++v) {
-      const double old = cells[v * e * e + (j + 1) * e + i + 1];
-      const double* x = fx + v * faces + j * (n + 1) + i;
-      const double* y = fy + v * faces + j * n + i;
-      updated[v] = old - rx * (x[1] - x[0]) - ry * (y[n] - y[0]);
-      qNew[layout.varOffset(p, v) + layout.cellOffset({{i, j}})] = updated[v];
-    }
-    const double l = detail::maxEigenvalueAllAxes(pde, updated);
-    lambda = l > lambda || l != l ? l : lambda; // NaN wins, so the time step reports it
-  }
-  // Block reduction of the largest eigenvalue, in the shared memory the fluxes no longer need.
-  __syncthreads();
-  shared[tid] = lambda;
-  __syncthreads();
-  for (int s = 1; s < threads; s *= 2) {
-    if (tid % (2 * s) == 0 && tid + s < threads) {
-      const double other = shared[tid + s];
-      shared[tid] = other > shared[tid] || other != other ? other : shared[tid];
-    }
+  for (int s = 1; s < group; s *= 2) {
+    if (tid % (2 * s) == 0)
+      scratch[tid] = maxNaNWins(scratch[tid], scratch[tid + s]);
     __syncthreads();
   }
-  if (tid == 0)
-    patchLambda[p] = shared[0];
+  return scratch[tid];
+}
+
+// How a block of the marching kernel covers patches. Threads are N along x times Rows. In 3D the
+// rows are y rows of one tile of the xy plane of one patch; the plane is N / Rows tiles, marched
+// along z one after another by the same block, so the block ends with the whole patch's
+// eigenvalue. In 2D the plane is one x row and the Rows are Rows patches side by side.
+template <int Dim, int N, int Rows>
+struct MarchShape {
+  static constexpr int kThreads = N * Rows;
+  static constexpr int kTiles = Dim == 3 ? N / Rows : 1;
+  static constexpr int kPatchesPerBlock = Dim == 3 ? 1 : Rows;
+  // Shared plane: rows of x from -1 to N; in 3D a ring row below and above the tile for y faces.
+  static constexpr int kPitch = N + 2;
+  static constexpr int kRingRows = Dim == 3 ? 1 : 0;
+  static constexpr int kPlaneCells = (Rows + 2 * kRingRows) * kPitch;
+  // Halo ring cells of the tile in its plane: x ends of each row, and in 3D the y rows outside.
+  static constexpr int kRingCells = 2 * Rows + (Dim == 3 ? 2 * N : 0);
+  static_assert(kRingCells <= kThreads, "one ring cell per thread at most");
+  static_assert(Dim == 2 || N % Rows == 0, "a 3D plane is whole tiles");
+  // 512 resident threads per multiprocessor: at most 128 registers a thread, which the Euler
+  // kernels need without spilling (768 threads, 80 registers, spilled and ran 25-30% slower).
+  static constexpr int kMinBlocks = 512 / kThreads;
+
+  // Doubles of shared memory: the states of the plane, for each in-plane axis the cells'
+  // physical fluxes and eigenvalues along it, and each thread's flux and eigenvalue along the
+  // marching axis of its cell below.
+  static constexpr std::size_t sharedDoubles(int numVars) {
+    return std::size_t(kPlaneCells) * std::size_t(numVars + (Dim - 1) * (numVars + 1)) +
+           std::size_t(kThreads) * std::size_t(numVars + 1);
+  }
+};
+
+template <class PDE>
+__device__ inline typename PDE::State loadState(const double* at, std::size_t varStride) {
+  typename PDE::State s;
+  for (int v = 0; v < PDE::kNumVars; ++v)
+    s[v] = at[v * varStride];
+  return s;
+}
+
+template <class PDE, int PlaneCells>
+__device__ inline typename PDE::State sharedState(const double* array, int cell) {
+  typename PDE::State s;
+  for (int v = 0; v < PDE::kNumVars; ++v)
+    s[v] = array[v * PlaneCells + cell];
+  return s;
+}
+
+template <class PDE, int PlaneCells>
+__device__ inline void storeShared(const typename PDE::State& s, double* array, int cell) {
+  for (int v = 0; v < PDE::kNumVars; ++v)
+    array[v * PlaneCells + cell] = s[v];
+}
+
+// One cell's physical flux and eigenvalue along Axis, into the shared arrays of that axis.
+template <int Axis, class PDE, int PlaneCells>
+__device__ inline void storeAxis(const PDE& pde, const typename PDE::State& s, double* flux,
+                                 double* lambda, int cell) {
+  storeShared<PDE, PlaneCells>(pde.flux(s, Axis), flux, cell);
+  lambda[cell] = pde.maxEigenvalue(s, Axis);
+}
+
+template <class PDE>
+struct FacePair {
+  typename PDE::State lower, upper;
+};
+
+// The Rusanov fluxes of the two faces of `cell` along the in-plane axis whose cells lie `step`
+// apart in the shared plane. The cell's own state and flux are read back from shared memory too:
+// holding them in registers across the barrier would cost more registers than the loads cost.
+template <class PDE, int PlaneCells>
+__device__ inline FacePair<PDE> inPlaneFaces(const double* sq, const double* sf, const double* sl,
+                                             int cell, int step) {
+  const int below = cell - step, above = cell + step;
+  const auto s = sharedState<PDE, PlaneCells>(sq, cell);
+  const auto f = sharedState<PDE, PlaneCells>(sf, cell);
+  const double l = sl[cell];
+  return {rusanovFaceFlux(sharedState<PDE, PlaneCells>(sq, below), s,
+                          sharedState<PDE, PlaneCells>(sf, below), f, sl[below], l),
+          rusanovFaceFlux(s, sharedState<PDE, PlaneCells>(sq, above), f,
+                          sharedState<PDE, PlaneCells>(sf, above), l, sl[above])};
+}
+
+// Completes one cell: Q_new = partial - r (F_above - F_below) along the marching axis, stored at
+// `out` (one variable every varStride) if `writes`; returns the new state's largest eigenvalue.
+template <class PDE>
+__device__ inline double completeCell(const PDE& pde, const typename PDE::State& partial,
+                                      const typename PDE::State& faceAbove,
+                                      const typename PDE::State& faceBelow, double ratio,
+                                      double* out, std::size_t varStride, bool writes) {
+  typename PDE::State updated;
+  for (int v = 0; v < PDE::kNumVars; ++v) {
+    updated[v] = partial[v] - ratio * (faceAbove[v] - faceBelow[v]);
+    if (writes)
+      out[v * varStride] = updated[v];
+  }
+  return detail::maxEigenvalueAllAxes(pde, updated);
+}
+
+// Stores one face's flux into the register; `upper` picks which of the two (choosing per
+// element keeps both states in registers rather than taking the address of one).
+template <class PDE>
+__device__ inline void storeRegister(double* fluxRegister, std::size_t at, std::size_t varStride,
+                                     bool upper, const typename PDE::State& lowerFace,
+                                     const typename PDE::State& upperFace) {
+  for (int v = 0; v < PDE::kNumVars; ++v)
+    fluxRegister[at + v * varStride] = upper ? upperFace[v] : lowerFace[v];
+}
+
+// The fused update by column marching. Each thread owns the column (i[, j]) of one patch and
+// marches the last axis from the halo plane below to the halo plane above. Per plane k:
+//  1. the cell's physical fluxes and eigenvalues along every axis (once per cell). The marching
+//     face k - 1/2 needs only the cell below (kept in shared memory by this thread alone) and
+//     completes plane k - 1: Q_new = partial - r_m (F(k - 1/2) - F(k - 3/2)), written once, and
+//     its eigenvalue. The in-plane fluxes go to the shared plane with the state; ring threads do
+//     the same for the plane's halo ring along the axis that needs it;
+//  2. after a barrier, the in-plane faces of cell k from shared memory give plane k's partial
+//     update Q - r_x dF_x [- r_y dF_y] (the host's order of subtraction: x, y, then z); a second
+//     barrier frees the plane for the next one. (Two alternating plane buffers with one barrier
+//     per plane ran 15% slower in 3D: twice the shared memory, no gain.)
+// The next plane's state is loaded one plane ahead, so that its latency hides behind the flux
+// arithmetic of the current one.
+template <class PDE, int N, int Rows>
+__global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMinBlocks))
+    fusedRusanovMarch(PDE pde, PatchLayout<PDE::kDim> layout,
+                      const PatchGeometry<PDE::kDim>* __restrict__ geometry, int numPatches,
+                      const double* __restrict__ q, double* __restrict__ qNew, double dt,
+                      double* __restrict__ patchLambda, double* __restrict__ fluxRegister) {
+  using State = typename PDE::State;
+  using Shape = MarchShape<PDE::kDim, N, Rows>;
+  constexpr int kDim = PDE::kDim, kMarch = kDim - 1, kCells = Shape::kPlaneCells;
+  constexpr int kPitch = Shape::kPitch;
+  extern __shared__ double shared[];
+  double* const sq = shared;
+  double* const sfx = sq + PDE::kNumVars * kCells;
+  double* const slx = sfx + PDE::kNumVars * kCells;
+  double* const sfy = slx + kCells; // 3D only, like sly
+  double* const sly = sfy + PDE::kNumVars * kCells;
+  // Per thread, the flux and eigenvalue along the marching axis of the cell below (index by tid).
+  double* const sfm = kDim == 3 ? sly + kCells : sfy;
+  double* const slm = sfm + PDE::kNumVars * Shape::kThreads;
+
+  const int tid = int(threadIdx.x), i = tid % N, row = tid / N;
+  // In 2D a block's last rows may lie past the last patch: they compute on a copy of it (every
+  // thread must meet every barrier) and write nothing.
+  const int patchOfRow = kDim == 3 ? int(blockIdx.x) : int(blockIdx.x) * Rows + row;
+  const bool writes = patchOfRow < numPatches;
+  const int patch = writes ? patchOfRow : numPatches - 1;
+  const std::size_t vs = layout.varStride();
+  const int planeStride = layout.axisStride(kMarch);
+  const double* const qPatch = q + layout.varOffset(patch, 0);
+  double* const qNewPatch = qNew + layout.varOffset(patch, 0);
+  const FluxRegisterLayout<kDim> reg{N, PDE::kNumVars};
+  const std::size_t regVar = std::size_t(reg.faceCells());
+  const PatchGeometry<kDim> g = geometry[patch];
+  const double rx = dt / g.dx[0], rm = dt / g.dx[kMarch];
+  const double ry = kDim == 3 ? dt / g.dx[1] : 0.0;
+
+  // This thread's ring cell, if any: its offset at plane 0, its shared cell and its axis.
+  const bool ringThread = tid < Shape::kRingCells;
+  int ringI = -1, ringRow = 0, ringAxis = 0;
+  if (ringThread) {
+    if (tid < 2 * Rows) { // x ends of row tid % Rows
+      ringI = tid < Rows ? -1 : N;
+      ringRow = tid % Rows;
+    } else { // the y row below or above the tile
+      const int u = tid - 2 * Rows;
+      ringI = u % N;
+      ringRow = u < N ? -1 : Rows;
+      ringAxis = 1;
+    }
+  }
+  const int ringPatch = kDim == 3 ? patch : min(int(blockIdx.x) * Rows + ringRow, numPatches - 1);
+  const double* const qRingPatch = q + layout.varOffset(ringPatch, 0);
+  const int ringCell = (ringRow + Shape::kRingRows) * kPitch + ringI + 1;
+  const int cell = (row + Shape::kRingRows) * kPitch + i + 1;
+
+  double lambda = 0.0;
+  for (int tile = 0; tile < Shape::kTiles; ++tile) {
+    const int j = tile * Rows + row; // 3D: this column's y
+    CellIndex<kDim> first{}, ringFirst{};
+    first[0] = i;
+    ringFirst[0] = ringI;
+    if constexpr (kDim == 3) {
+      first[1] = j;
+      ringFirst[1] = tile * Rows + ringRow;
+    }
+    first[kMarch] = -1;
+    const double* const column = qPatch + layout.cellOffset(first);
+    double* const columnNew = qNewPatch + layout.cellOffset(first);
+    const double* const ring = qRingPatch + layout.cellOffset(ringFirst); // at plane 0
+    const int marchFace = kDim == 3 ? i + N * j : i; // the column's cell on a marching face
+
+    // The cell below (first the halo plane) lives in shared memory, not in registers: its state
+    // in the thread's own cell of the plane (which the thread alone overwrites, before the
+    // barrier), its flux and eigenvalue along the marching axis in the thread's own slots.
+    const auto keepBelow = [&](const State& s) {
+      storeShared<PDE, kCells>(s, sq, cell);
+      storeAxis<kMarch, PDE, Shape::kThreads>(pde, s, sfm, slm, tid);
+    };
+    keepBelow(loadState<PDE>(column, vs));
+    State next = loadState<PDE>(column + planeStride, vs);
+    State faceBelow{}, partialBelow{};
+
+#pragma unroll 1
+    for (int k = 0; k < N; ++k) {
+      const State s = next;
+      next = loadState<PDE>(column + (k + 2) * planeStride, vs); // plane N is the halo plane
+      // Ring cells are loaded here and used after the column's marching work, which hides most
+      // of their latency without holding them in registers across iterations.
+      State ringState{};
+      if (ringThread)
+        ringState = loadState<PDE>(ring + k * planeStride, vs);
+
+      // The marching face k - 1/2 needs registers only: it completes plane k - 1 (or is the
+      // patch's lower face) before the barrier, so that little stays live across it.
+      const State fm = pde.flux(s, kMarch);
+      const double lm = pde.maxEigenvalue(s, kMarch);
+      const State face =
+          rusanovFaceFlux(sharedState<PDE, kCells>(sq, cell), s,
+                          sharedState<PDE, Shape::kThreads>(sfm, tid), fm, slm[tid], lm);
+      if (k > 0)
+        lambda = maxNaNWins(lambda, completeCell(pde, partialBelow, face, faceBelow, rm,
+                                                 columnNew + k * planeStride, vs, writes));
+      else if (fluxRegister && writes)
+        storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 0, 0, marchFace), regVar, false,
+                           face, face);
+      faceBelow = face;
+      storeShared<PDE, kCells>(s, sq, cell);
+      storeShared<PDE, Shape::kThreads>(fm, sfm, tid);
+      slm[tid] = lm;
+      storeAxis<0, PDE, kCells>(pde, s, sfx, slx, cell);
+      if constexpr (kDim == 3)
+        storeAxis<1, PDE, kCells>(pde, s, sfy, sly, cell);
+      if (ringThread) {
+        storeShared<PDE, kCells>(ringState, sq, ringCell);
+        if (ringAxis == 0)
+          storeAxis<0, PDE, kCells>(pde, ringState, sfx, slx, ringCell);
+        else if constexpr (kDim == 3)
+          storeAxis<1, PDE, kCells>(pde, ringState, sfy, sly, ringCell);
+      }
+      __syncthreads();
+
+      const auto x = inPlaneFaces<PDE, kCells>(sq, sfx, slx, cell, 1);
+      const State own = sharedState<PDE, kCells>(sq, cell);
+      for (int v = 0; v < PDE::kNumVars; ++v)
+        partialBelow[v] = own[v] - rx * (x.upper[v] - x.lower[v]);
+      if (fluxRegister && writes && (i == 0 || i == N - 1)) {
+        const int t = kDim == 3 ? j + N * k : k;
+        storeRegister<PDE>(fluxRegister, reg.index(patch, 0, i == N - 1, 0, t), regVar, i == N - 1,
+                           x.lower, x.upper);
+      }
+      if constexpr (kDim == 3) {
+        const auto y = inPlaneFaces<PDE, kCells>(sq, sfy, sly, cell, kPitch);
+        for (int v = 0; v < PDE::kNumVars; ++v)
+          partialBelow[v] = partialBelow[v] - ry * (y.upper[v] - y.lower[v]);
+        if (fluxRegister && writes && (j == 0 || j == N - 1))
+          storeRegister<PDE>(fluxRegister, reg.index(patch, 1, j == N - 1, 0, i + N * k), regVar,
+                             j == N - 1, y.lower, y.upper);
+      }
+      __syncthreads(); // the plane's shared arrays are read; the next plane may overwrite them
+    }
+
+    // The halo plane above closes the last plane and is the patch's upper face.
+    const State face = rusanovFaceFlux(
+        sharedState<PDE, kCells>(sq, cell), next, sharedState<PDE, Shape::kThreads>(sfm, tid),
+        pde.flux(next, kMarch), slm[tid], pde.maxEigenvalue(next, kMarch));
+    lambda = maxNaNWins(lambda, completeCell(pde, partialBelow, face, faceBelow, rm,
+                                             columnNew + N * planeStride, vs, writes));
+    if (fluxRegister && writes)
+      storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 1, 0, marchFace), regVar, true,
+                         face, face);
+  }
+
+  // One eigenvalue per patch: over the block in 3D, over each row's N threads in 2D.
+  const double patchMax = groupMax(lambda, kDim == 3 ? Shape::kThreads : N, shared);
+  if (tid % (kDim == 3 ? Shape::kThreads : N) == 0 && writes)
+    patchLambda[patch] = patchMax;
+}
+
+template <class PDE, int N, int Rows>
+void launchMarch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
+                 const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
+                 double* qNew, double dt, double* patchLambda, double* fluxRegister) {
+  using Shape = MarchShape<PDE::kDim, N, Rows>;
+  const auto kernel = &fusedRusanovMarch<PDE, N, Rows>;
+  const std::size_t bytes = sizeof(double) * Shape::sharedDoubles(PDE::kNumVars);
+  // Beyond 48 KiB of shared memory a kernel must opt in.
+  TESSERA_GPU_CHECK(gpuFuncSetAttribute(reinterpret_cast<const void*>(kernel),
+                                        gpuFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+  const int blocks = (numPatches + Shape::kPatchesPerBlock - 1) / Shape::kPatchesPerBlock;
+  kernel<<<blocks, Shape::kThreads, bytes>>>(pde, layout, geometry, numPatches, q, qNew, dt,
+                                             patchLambda, fluxRegister);
+  TESSERA_GPU_CHECK_LAUNCH();
+}
+
+// One block per listed patch; each thread strides over the interior cells.
+template <class PDE>
+__global__ void patchMaxEigenvalues(PDE pde, PatchLayout<PDE::kDim> layout,
+                                    const int* __restrict__ patches, const double* __restrict__ q,
+                                    double* __restrict__ patchLambda) {
+  extern __shared__ double shared[];
+  const int patch = patches ? patches[blockIdx.x] : int(blockIdx.x);
+  const double* const qPatch = q + layout.varOffset(patch, 0);
+  double lambda = 0.0;
+  for (int c = int(threadIdx.x); c < layout.interiorCells(); c += int(blockDim.x)) {
+    const auto s =
+        loadState<PDE>(qPatch + layout.cellOffset(layout.interiorCell(c)), layout.varStride());
+    lambda = maxNaNWins(lambda, detail::maxEigenvalueAllAxes(pde, s));
+  }
+  const double patchMax = groupMax(lambda, int(blockDim.x), shared);
+  if (threadIdx.x == 0)
+    patchLambda[patch] = patchMax;
 }
 
 } // namespace
@@ -112,32 +354,56 @@ __global__ void fusedRusanov2D(PDE pde, PatchLayout<2> layout, const PatchGeomet
 template <class PDE>
 void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                          const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
-                         double* qNew, double dt, double* patchLambda) {
-  if constexpr (PDE::kDim != 2) {
-    throw std::logic_error("rusanovUpdateDevice: the 3D kernel is not written yet");
-  } else {
-    const int n = layout.cellsPerAxis;
-    if (n > 32 || layout.halo < 1)
-      throw std::invalid_argument("rusanovUpdateDevice: 2D patches need N <= 32 and a halo");
-    // The block strides over cells and faces: 256 threads keep the registers of a flux
-    // evaluation within the multiprocessor's budget (1024 threads of an Euler flux do not fit).
-    const int threads = n * n < 256 ? (n * n < 64 ? 64 : n * n) : 256;
-    const int e2 = (n + 2) * (n + 2);
-    const std::size_t bytes =
-        sizeof(double) * (PDE::kNumVars * (3 * e2 + 2 * (n + 1) * n) + 2 * e2 + threads);
-    // Beyond 48 KiB of shared memory a kernel must opt in (N = 32, Euler: about 190 KiB).
-    TESSERA_GPU_CHECK(gpuFuncSetAttribute(reinterpret_cast<const void*>(&fusedRusanov2D<PDE>),
-                                          gpuFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
-    fusedRusanov2D<PDE>
-        <<<numPatches, threads, bytes>>>(pde, layout, geometry, q, qNew, dt, patchLambda);
-    TESSERA_GPU_CHECK_LAUNCH();
+                         double* qNew, double dt, double* patchLambda, double* fluxRegister) {
+  if (layout.halo < 1 || layout.numVars != PDE::kNumVars)
+    throw std::invalid_argument("rusanovUpdateDevice: the layout needs a halo and the PDE's "
+                                "variables");
+  if (numPatches <= 0)
+    return;
+  // Threads per block (measured best on an H200, benchmarks/RESULTS.md): 128 in 2D (128 / N
+  // patches side by side), 256 for 3D patches of 16^3 and 32^3 (a 32^2 plane in four tiles), 64
+  // for 8^3.
+  constexpr bool k3D = PDE::kDim == 3;
+  const auto launch = [&]<int N, int Rows>() {
+    launchMarch<PDE, N, Rows>(pde, layout, geometry, numPatches, q, qNew, dt, patchLambda,
+                              fluxRegister);
+  };
+  switch (layout.cellsPerAxis) {
+  case 8:
+    launch.template operator()<8, k3D ? 8 : 16>();
+    break;
+  case 16:
+    launch.template operator()<16, k3D ? 16 : 8>();
+    break;
+  case 32:
+    launch.template operator()<32, k3D ? 8 : 4>();
+    break;
+  default:
+    throw std::invalid_argument("rusanovUpdateDevice: patches of 8, 16 or 32 cells per axis");
   }
 }
 
-template void rusanovUpdateDevice(const Euler<2>&, const PatchLayout<2>&, const PatchGeometry<2>*,
-                                  int, const double*, double*, double, double*);
-template void rusanovUpdateDevice(const Advection<2>&, const PatchLayout<2>&,
-                                  const PatchGeometry<2>*, int, const double*, double*, double,
-                                  double*);
+template <class PDE>
+void maxEigenvaluesDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout, const int* patches,
+                          int count, const double* q, double* patchLambda) {
+  if (count <= 0)
+    return;
+  constexpr int kThreads = 256;
+  patchMaxEigenvalues<PDE>
+      <<<count, kThreads, kThreads * sizeof(double)>>>(pde, layout, patches, q, patchLambda);
+  TESSERA_GPU_CHECK_LAUNCH();
+}
+
+#define TESSERA_INSTANTIATE_FUSED_UPDATE(PDE)                                                      \
+  template void rusanovUpdateDevice(const PDE&, const PatchLayout<PDE::kDim>&,                     \
+                                    const PatchGeometry<PDE::kDim>*, int, const double*, double*,  \
+                                    double, double*, double*);                                     \
+  template void maxEigenvaluesDevice(const PDE&, const PatchLayout<PDE::kDim>&, const int*, int,   \
+                                     const double*, double*);
+TESSERA_INSTANTIATE_FUSED_UPDATE(Euler<2>)
+TESSERA_INSTANTIATE_FUSED_UPDATE(Euler<3>)
+TESSERA_INSTANTIATE_FUSED_UPDATE(Advection<2>)
+TESSERA_INSTANTIATE_FUSED_UPDATE(Advection<3>)
+#undef TESSERA_INSTANTIATE_FUSED_UPDATE
 
 } // namespace tessera

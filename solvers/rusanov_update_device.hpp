@@ -1,21 +1,31 @@
 #pragma once
-// The fused first-order Rusanov update on the device (CUDA or HIP): one patch per thread block;
-// the patch with its halo is loaded into shared memory variable by variable (coalesced along x),
-// the face fluxes of both axes are computed there, the update is written once, and the largest
-// eigenvalue of the new state is reduced in shared memory to one value per patch. No temporaries
-// in global memory. The host twin is rusanovUpdateHost.
-//
-// So far for 2D patches, N up to 32; the 3D kernel that marches z planes comes next.
+// The fused first-order Rusanov update on the device (CUDA or HIP), 2D and 3D, N = 8, 16, 32.
+// A thread owns one column of cells along the last axis (y in 2D, z in 3D) and marches along it:
+// the face flux below and the partial update stay in registers, the cell below in the thread's
+// own shared-memory slots; only the current plane (a row in 2D) with its halo ring sits in shared
+// memory for the faces of the other axes. The state with its halo is read once, the update written
+// once, and the largest eigenvalue of the new state reduced to one value per patch; no temporaries
+// in global memory. The host twin is rusanovUpdateHost (rusanov_update_host.hpp).
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
 
 namespace tessera {
 
-// All pointers are device pointers: the state (with halos filled) and qNew laid out as layout
-// says, one geometry and one eigenvalue per patch.
+// One fused step over all patches. All pointers are device pointers: the state q (halos filled,
+// a halo of width >= 1, of which the kernel reads width 1) and qNew laid out as layout says, one
+// geometry and one eigenvalue per patch, and optionally a flux register (FluxRegisterLayout, one
+// block per patch) that receives the fluxes of every patch's boundary faces. Asynchronous.
 template <class PDE>
 void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                          const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
-                         double* qNew, double dt, double* patchLambda);
+                         double* qNew, double dt, double* patchLambda,
+                         double* fluxRegister = nullptr);
+
+// The largest eigenvalue (over all axes and interior cells) of each listed patch of q, into
+// patchLambda[patch]; NaN if any cell gives NaN. `patches` is a device list of `count` patch
+// numbers, or nullptr for patches 0 .. count - 1. Asynchronous.
+template <class PDE>
+void maxEigenvaluesDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout, const int* patches,
+                          int count, const double* q, double* patchLambda);
 
 } // namespace tessera

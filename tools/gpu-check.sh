@@ -1,24 +1,36 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU (and no VTK): builds the cuda preset, runs the gpu-labelled tests
-# and the rest, and the kernels under compute-sanitizer. Logs go to $OUT (default: build/gpu-logs).
-# The Debian packages the GPU machine lacks travel in .devdeps (../shared/tools/device-deps.sh).
+# and the rest, the kernels under compute-sanitizer and, with --bench, the device benchmarks.
+# Logs go to $OUT (default: build/gpu-logs). The Debian packages the GPU machine lacks travel in
+# .devdeps (../shared/tools/device-deps.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-build/gpu-logs}
 mkdir -p "$OUT"
 [ -f .devdeps/device-env.sh ] && source .devdeps/device-env.sh
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
-cmake --preset cuda -DTESSERA_ENABLE_VTK=OFF -DTESSERA_ENABLE_BENCHMARKS=OFF >"$OUT/configure.log" 2>&1 ||
+cmake --preset cuda -DTESSERA_ENABLE_VTK=OFF -DTESSERA_ENABLE_BENCHMARKS=ON >"$OUT/configure.log" 2>&1 ||
   { tail -30 "$OUT/configure.log"; exit 1; }
 cmake --build build/cuda -j"$(nproc)" >"$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head -30; exit 1; }
 echo "== ctest -L gpu"
-ctest --test-dir build/cuda -L gpu --output-on-failure 2>&1 | tee "$OUT/gpu.log" | tail -15
+ctest --test-dir build/cuda -L gpu --output-on-failure 2>&1 | tee "$OUT/gpu.log" | tail -25
 echo "== ctest -LE gpu"
 ctest --test-dir build/cuda -LE gpu -j"$(nproc)" 2>&1 | grep -E "tests passed|FAILED|Failed"
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 # The checked-call test provokes a failing copy on purpose; the sanitizer would rightly report it.
+# Of the whole AMR runs, one small case covers the flag, time-step and plan kernels in a real loop.
 for tool in memcheck racecheck initcheck synccheck; do
   echo "== compute-sanitizer --tool $tool"
   "$sanitizer" --tool "$tool" --error-exitcode 9 build/cuda/tests/tessera_gpu_tests \
-    --gtest_filter='-*CheckedCalls*' 2>&1 | tail -3
+    --gtest_filter='-*CheckedCalls*' 2>&1 | tail -2
+  "$sanitizer" --tool "$tool" --error-exitcode 9 build/cuda/tests/tessera_gpu_amr_tests \
+    --gtest_filter='*Sod2D*:*Unphysical*' 2>&1 | tail -2
 done
+if [ "${1:-}" = "--bench" ]; then
+  echo "== benchmarks"
+  build/cuda/benchmarks/bench_device_update --benchmark_out="$OUT/bench_device_update.json" \
+    --benchmark_out_format=json 2>&1 | grep -E "median|^BM_|Skip|ERROR" | tee "$OUT/bench_device_update.txt"
+  build/cuda/benchmarks/bench_amr_step --benchmark_filter='/1$' \
+    --benchmark_out="$OUT/bench_amr_step.json" --benchmark_out_format=json 2>&1 |
+    tee "$OUT/bench_amr_step.txt" | grep -E "^BM_|ERROR"
+fi

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Tessera builds against (compilers and CMake come with the
-# machine). Safe to run again: apt-get skips what is already there.
+# machine), and any further packages named as arguments (CI adds hipcc for the hip preset).
+# Safe to run again: apt-get skips what is already there.
 set -euo pipefail
 packages=(
   cmake g++ make
@@ -9,6 +10,7 @@ packages=(
   libvtk9-dev
   libtomlplusplus-dev libcli11-dev
   libgtest-dev libbenchmark-dev
+  "$@"
 )
 missing=()
 for p in "${packages[@]}"; do

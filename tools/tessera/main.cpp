@@ -4,6 +4,7 @@
 #include <exception>
 #include <mpi.h>
 
+#include "engine/gpu_check.hpp"
 #include "io/config.hpp"
 #include "solvers/time_step.hpp"
 #include "tools/tessera/run_case.hpp"
@@ -48,6 +49,9 @@ int main(int argc, char** argv) {
   } catch (const UnphysicalStateError& e) {
     std::fprintf(stderr, "tessera: error: the solution became unphysical: %s\n", e.what());
     return cli::kExitUnphysicalState;
+  } catch (const GpuError& e) {
+    std::fprintf(stderr, "tessera: error: a GPU call failed: %s\n", e.what());
+    return cli::kExitGpuError;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tessera: error: %s\n", e.what());
     return cli::kExitOutputError;

@@ -48,8 +48,7 @@ RunSettings readRunSettings(Config& cfg, const RunRequest& request) {
 // The [amr] section: levels, how often to adapt and what to refine on. Without it (max_level 0)
 // the run is a uniform grid of mesh.patches patches.
 template <ConservationLaw PDE>
-std::pair<AmrSettings, amr::RefinementCriterion<PDE::kDim>> readAmr(Config& cfg, const PDE& pde) {
-  constexpr int Dim = PDE::kDim;
+std::pair<AmrSettings, amr::IndicatorCriterion> readAmr(Config& cfg) {
   AmrSettings settings;
   settings.maxLevel = cfg.getInt("amr.max_level", 0, io::Range::closed(0, 12));
   settings.minLevel = cfg.getInt("amr.min_level", 0, io::Range::closed(0, 12));
@@ -57,7 +56,7 @@ std::pair<AmrSettings, amr::RefinementCriterion<PDE::kDim>> readAmr(Config& cfg,
     cfg.fail(ConfigErrorKind::Inconsistent, "amr.min_level", "must not exceed amr.max_level");
   if (settings.maxLevel == settings.minLevel) {
     settings.regridInterval = 0; // nothing to adapt
-    return {settings, [](const amr::PatchView<Dim>&) { return amr::AdaptFlag::Keep; }};
+    return {settings, {}};
   }
   settings.regridInterval = cfg.getInt("amr.regrid_interval", 4, io::Range::closed(1, 1e6));
   settings.buffer = cfg.getBool("amr.buffer", true);
@@ -72,28 +71,46 @@ std::pair<AmrSettings, amr::RefinementCriterion<PDE::kDim>> readAmr(Config& cfg,
   const auto position = [](const auto& list, const std::string& name) {
     return int(std::find(list.begin(), list.end(), name) - list.begin());
   };
-  const int k = position(primitives, variable);
-  const std::string criterion =
+  amr::IndicatorCriterion criterion;
+  criterion.primitive = position(primitives, variable) < PDE::kNumVars;
+  criterion.variable =
+      criterion.primitive ? position(primitives, variable) : position(conserved, variable);
+  const std::string kind =
       cfg.getChoice("amr.criterion", "loehner", {"loehner", "gradient", "threshold"});
+  criterion.indicator = kind == "loehner"    ? amr::Indicator::Loehner
+                        : kind == "gradient" ? amr::Indicator::Gradient
+                                             : amr::Indicator::Threshold;
   // Defaults: FLASH's for Loehner; 2% and 1% change across a cell for the gradient.
-  const double refine = cfg.getDouble(
-      "amr.refine", criterion == "loehner" ? 0.8 : (criterion == "gradient" ? 0.02 : 1.0));
-  const double coarsen = cfg.getDouble(
-      "amr.coarsen", criterion == "loehner" ? 0.2 : (criterion == "gradient" ? 0.01 : 0.5));
-  if (coarsen > refine)
+  criterion.refine =
+      cfg.getDouble("amr.refine", kind == "loehner" ? 0.8 : (kind == "gradient" ? 0.02 : 1.0));
+  criterion.coarsen =
+      cfg.getDouble("amr.coarsen", kind == "loehner" ? 0.2 : (kind == "gradient" ? 0.01 : 0.5));
+  if (criterion.coarsen > criterion.refine)
     cfg.fail(ConfigErrorKind::Inconsistent, "amr.coarsen", "must not exceed amr.refine");
-  const auto make = [&](auto quantity) -> amr::RefinementCriterion<Dim> {
-    if (criterion == "loehner")
-      return amr::loehnerCriterion<Dim>(
-          quantity, refine, coarsen,
-          cfg.getDouble("amr.filter", 0.01, io::Range::closed(0.0, 1.0)));
-    if (criterion == "gradient")
-      return amr::gradientCriterion<Dim>(quantity, refine, coarsen);
-    return amr::thresholdCriterion<Dim>(quantity, refine, coarsen);
-  };
-  if (k < PDE::kNumVars)
-    return {settings, make(primitiveVariable(pde, k))};
-  return {settings, make(amr::storedVariable<Dim>(position(conserved, variable)))};
+  if (kind == "loehner")
+    criterion.filter = cfg.getDouble("amr.filter", 0.01, io::Range::closed(0.0, 1.0));
+  return {settings, criterion};
+}
+
+// The [run] section's back end: "host", "device", or "auto" (the device where this build has
+// one and a GPU is visible, else the host). A device that was asked for and is missing stops the
+// run with exit code 12; "auto" says which it chose.
+MemorySpace readBackend(Config& cfg) {
+  const std::string backend = cfg.getChoice("run.backend", "auto", {"auto", "host", "device"});
+  if (backend == "host")
+    return MemorySpace::Host;
+  try {
+    requireDevice();
+  } catch (const std::runtime_error& missing) {
+    if (backend == "device")
+      cfg.fail(ConfigErrorKind::Unavailable, "run.backend",
+               "\"device\" cannot run here: " + std::string(missing.what()));
+    std::printf("tessera: back end host (run.backend = \"auto\": %s)\n", missing.what());
+    return MemorySpace::Host;
+  }
+  std::printf("tessera: back end %s (GPU)\n",
+              std::string(backendName(compiledDeviceBackend())).c_str());
+  return MemorySpace::Device;
 }
 
 // Runs a case: makeInitial(layout, geometry) gives the initial state of a mesh.
@@ -102,18 +119,19 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, MakeInitial makeI
               const UniformPatchGrid<PDE::kDim>& level0,
               const DomainBoundary<PDE::kDim>& boundary) {
   constexpr int Dim = PDE::kDim;
-  const auto [settings, criterion] = readAmr(cfg, pde);
+  const auto [settings, criterion] = readAmr<PDE>(cfg);
   if (settings.maxLevel > 0 && level0.layout().cellsPerAxis % 2 != 0)
     cfg.fail(ConfigErrorKind::Inconsistent, "mesh.cells_per_patch",
              "must be even with adaptive refinement (amr.max_level > 0)");
   const double cfl = cfg.getDouble("time.cfl", 0.8 / Dim, io::Range{0.0, 1.0 / Dim, true, false});
   const RunSettings run = readRunSettings(cfg, request);
+  const MemorySpace space = readBackend(cfg);
   cfg.rejectUnreadKeys(); // every key has been read: anything left is a mistake
 
   AmrSolver<PDE> amr(MPI_COMM_WORLD, pde, level0.layout(), level0.patchesPerAxis(), level0.lower(),
-                     level0.upper(), boundary, settings, criterion, cfl);
+                     level0.upper(), boundary, settings, criterion, cfl, space);
   amr.initialise(makeInitial);
-  const PatchSolver<PDE>& solver = amr.solver();
+  PatchSolver<PDE>& solver = amr.solver();
 
   std::error_code ec;
   std::filesystem::create_directories(run.directory, ec);
@@ -134,7 +152,7 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, MakeInitial makeI
     const auto file =
         writer.write(int(solver.step()), solver.time(),
                      io::patchMesh<Dim>(solver.layout(), solver.geometry(), levels, 0),
-                     io::cellArrays(solver.pde(), solver.state()));
+                     io::cellArrays(solver.pde(), solver.hostState()));
     log.output(solver.step(), solver.time(), file);
   };
 #else

@@ -15,6 +15,7 @@ struct RunRequest {
 // Exit codes beyond the configuration errors of io::ConfigErrorKind.
 inline constexpr int kExitOutputError = 10;     // the output folder or a file cannot be written
 inline constexpr int kExitUnphysicalState = 11; // the solution lost positivity or became NaN
+inline constexpr int kExitGpuError = 13;        // a GPU call failed
 
 // Runs the case; throws io::ConfigError for bad configuration before any step is taken.
 void runCase(const RunRequest& request);

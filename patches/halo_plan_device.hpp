@@ -1,0 +1,38 @@
+#pragma once
+// DeviceHaloPlan<Dim>: a HaloPlan uploaded to the device and executed there, the whole plan in one
+// launch of one thread per halo cell. Built on the host after each adapt (the solver replaces it);
+// the host twin is fillHalos, and both compute a cell with fillHaloCell (halo_cell.hpp).
+#include <cstdint>
+
+#include "engine/device_array.hpp"
+#include "patches/halo_plan.hpp"
+#include "patches/patch_layout.hpp"
+
+namespace tessera {
+
+template <int Dim>
+class DeviceHaloPlan {
+public:
+  DeviceHaloPlan() = default;
+  // Throws std::invalid_argument where parity does not have Dim * numVars entries or an inflow
+  // state not numVars values.
+  DeviceHaloPlan(const HaloPlan<Dim>& plan, const PatchLayout<Dim>& layout,
+                 const ReflectionParity& parity);
+
+  // Fills every halo cell the plan names in `data` (device memory, laid out as the layout says),
+  // asynchronously; no launch for an empty plan.
+  void fill(double* data) const;
+
+  std::size_t numOps() const { return ops_.size(); }
+  std::uint64_t numHaloCells() const { return haloCells_; }
+
+private:
+  PatchLayout<Dim> layout_{};
+  DeviceArray<HaloOp<Dim>> ops_;
+  DeviceArray<std::uint64_t> opStart_; // exclusive prefix sum of the op box sizes, numOps + 1
+  DeviceArray<double> inflowStates_;   // numVars values per state, in the plan's order
+  DeviceArray<double> parity_;
+  std::uint64_t haloCells_ = 0;
+};
+
+} // namespace tessera

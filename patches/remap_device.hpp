@@ -1,0 +1,19 @@
+#pragma once
+// Remap on the device: the plan of buildRemapPlan (remap_plan.hpp), uploaded by the caller,
+// executed in one launch. The host twin is remapPatchData; both take each cell's value from the
+// pointwise prolongedValue and restrictedValue (prolong_restrict.hpp).
+#include "engine/device_array.hpp"
+#include "patches/patch_layout.hpp"
+#include "patches/remap_plan.hpp"
+
+namespace tessera {
+
+// The interior of every new patch (plan[p] for new patch p) in newData from oldData, both device
+// memory laid out as the layout says, asynchronously. oldData's halos must be filled
+// (prolongation's slopes use them); newData's halos are left as they are (the caller fills them
+// with the new halo plan).
+template <int Dim>
+void remapPatchDataDevice(const PatchLayout<Dim>& layout, const DeviceArray<RemapOp<Dim>>& plan,
+                          const double* oldData, double* newData);
+
+} // namespace tessera

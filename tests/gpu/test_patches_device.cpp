@@ -1,0 +1,300 @@
+// Device halo fill, refluxing and remap against their host twins (fillHalos, reflux,
+// remapPatchData) on a 2:1-balanced AMR arrangement written by hand: a level-0 grid of 2^Dim
+// patches with one or two of them refined into their children. Every halo operation kind occurs
+// (same level, coarser, finer, inflow, reflecting, periodic, outflow), in 2D and 3D, with halo
+// widths 1 and 2. Skipped where no device is visible.
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <gtest/gtest.h>
+#include <vector>
+
+#include "engine/device_array.hpp"
+#include "patches/flux_register.hpp"
+#include "patches/flux_register_device.hpp"
+#include "patches/halo_plan.hpp"
+#include "patches/halo_plan_device.hpp"
+#include "patches/remap.hpp"
+#include "patches/remap_device.hpp"
+#include "solvers/euler.hpp"
+
+namespace tessera {
+namespace {
+
+constexpr int kCellsPerAxis = 8;
+
+class PatchesDevice : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (!deviceAvailable())
+      GTEST_SKIP() << "no GPU visible";
+  }
+};
+
+// A pseudo-random value in [1, 2) for each index: distinct values, slopes of both signs (so the
+// limiter takes both branches), and far from zero (so relative comparisons are meaningful).
+double valueFor(std::size_t i) {
+  return 1.0 + std::fabs(std::fmod(std::sin(double(i) * 12.9898 + 0.5) * 43758.5453, 1.0));
+}
+
+template <int Dim>
+Vec<int, Dim> level0PatchesPerAxis() {
+  return Vec<int, Dim>::filled(2);
+}
+
+// The level-0 grid of 2^Dim patches, each patch at a position in `refined` replaced by its
+// children on level 1 (listed where the parent would be, so patch numbers mix the levels).
+template <int Dim>
+std::vector<PatchPlacement<Dim>> arrangement(const std::vector<Vec<int, Dim>>& refined) {
+  std::vector<PatchPlacement<Dim>> patches;
+  for (int n = 0; n < (1 << Dim); ++n) {
+    Vec<int, Dim> at;
+    for (int a = 0; a < Dim; ++a)
+      at[a] = (n >> a) & 1;
+    if (std::find(refined.begin(), refined.end(), at) == refined.end()) {
+      patches.push_back({0, at});
+      continue;
+    }
+    for (int k = 0; k < (1 << Dim); ++k) {
+      Vec<int, Dim> child;
+      for (int a = 0; a < Dim; ++a)
+        child[a] = 2 * at[a] + ((k >> a) & 1);
+      patches.push_back({1, child});
+    }
+  }
+  return patches;
+}
+
+template <int Dim>
+std::vector<double> inflowState(double base) {
+  std::vector<double> s(Dim + 2);
+  for (int v = 0; v < Dim + 2; ++v)
+    s[v] = base + 0.25 * v;
+  return s;
+}
+
+// Boundary sets that together cover every kind on both sides of some axis.
+template <int Dim>
+std::vector<DomainBoundary<Dim>> boundarySets() {
+  DomainBoundary<Dim> periodicReflectingInflow, outflowReflectingInflow;
+  periodicReflectingInflow.kind[0] = {BoundaryKind::Periodic, BoundaryKind::Periodic};
+  periodicReflectingInflow.kind[1] = {BoundaryKind::Reflecting, BoundaryKind::Inflow};
+  periodicReflectingInflow.inflowState[1][1] = inflowState<Dim>(1.5);
+  outflowReflectingInflow.kind[0] = {BoundaryKind::Outflow, BoundaryKind::Reflecting};
+  outflowReflectingInflow.kind[1] = {BoundaryKind::Inflow, BoundaryKind::Outflow};
+  outflowReflectingInflow.inflowState[1][0] = inflowState<Dim>(1.25);
+  if constexpr (Dim == 3) {
+    periodicReflectingInflow.kind[2] = {BoundaryKind::Inflow, BoundaryKind::Outflow};
+    periodicReflectingInflow.inflowState[2][0] = inflowState<Dim>(1.75);
+    outflowReflectingInflow.kind[2] = {BoundaryKind::Periodic, BoundaryKind::Periodic};
+  }
+  return {periodicReflectingInflow, outflowReflectingInflow};
+}
+
+template <int Dim>
+ReflectionParity eulerParity() {
+  constexpr int nv = Euler<Dim>::kNumVars;
+  ReflectionParity parity(Dim * nv);
+  for (int a = 0; a < Dim; ++a)
+    for (int v = 0; v < nv; ++v)
+      parity[a * nv + v] = Euler<Dim>::reflectionParity(v, a);
+  return parity;
+}
+
+// Interior cells from valueFor, halo cells NaN: a halo cell no operation writes stays NaN.
+template <int Dim>
+std::vector<double> interiorOnlyData(const PatchLayout<Dim>& layout, int numPatches) {
+  std::vector<double> data(numPatches * layout.patchStride(), std::nan(""));
+  for (int p = 0; p < numPatches; ++p)
+    for (int v = 0; v < layout.numVars; ++v)
+      for (int n = 0; n < layout.interiorCells(); ++n) {
+        const std::size_t i = layout.index(p, v, layout.interiorCell(n));
+        data[i] = valueFor(i);
+      }
+  return data;
+}
+
+template <class T>
+DeviceArray<T> toDevice(const std::vector<T>& host) {
+  DeviceArray<T> device(host.size(), MemorySpace::Device);
+  device.copyFromHost(host);
+  return device;
+}
+
+template <class T>
+std::vector<T> toHost(const DeviceArray<T>& device) {
+  std::vector<T> host(device.size());
+  device.copyToHost(host);
+  return host;
+}
+
+::testing::AssertionResult relativelyClose(double device, double host, std::size_t i) {
+  if (std::isnan(host))
+    return ::testing::AssertionFailure() << "the host twin left element " << i << " unwritten";
+  if (!(std::fabs(device - host) <= 1e-12 * std::fabs(host)))
+    return ::testing::AssertionFailure()
+           << "element " << i << ": device " << device << ", host " << host;
+  return ::testing::AssertionSuccess();
+}
+
+template <int Dim>
+void checkHaloFill(int halo, const DomainBoundary<Dim>& boundary) {
+  const PatchLayout<Dim> layout{kCellsPerAxis, halo, Euler<Dim>::kNumVars};
+  const auto patches = arrangement<Dim>({Vec<int, Dim>{}});
+  const HaloPlan<Dim> plan =
+      buildHaloPlan<Dim>(layout, patches, level0PatchesPerAxis<Dim>(), boundary);
+  bool used[4] = {};
+  for (const HaloOp<Dim>& op : plan.ops)
+    used[int(op.source)] = true;
+  ASSERT_TRUE(used[0] && used[1] && used[2] && used[3]) << "an op kind is missing from the plan";
+
+  const ReflectionParity parity = eulerParity<Dim>();
+  std::vector<double> host = interiorOnlyData(layout, int(patches.size()));
+  DeviceArray<double> device = toDevice(host);
+  fillHalos(plan, layout, parity, host.data());
+  const DeviceHaloPlan<Dim> devicePlan(plan, layout, parity);
+  devicePlan.fill(device.data());
+
+  const std::vector<double> fromDevice = toHost(device);
+  for (std::size_t i = 0; i < host.size(); ++i)
+    ASSERT_TRUE(relativelyClose(fromDevice[i], host[i], i));
+}
+
+TEST_F(PatchesDevice, HaloFillMatchesTheHostTwin2D) {
+  for (int halo : {1, 2})
+    for (const auto& boundary : boundarySets<2>())
+      checkHaloFill<2>(halo, boundary);
+}
+
+TEST_F(PatchesDevice, HaloFillMatchesTheHostTwin3D) {
+  for (int halo : {1, 2})
+    for (const auto& boundary : boundarySets<3>())
+      checkHaloFill<3>(halo, boundary);
+}
+
+TEST_F(PatchesDevice, EmptyHaloPlanLaunchesNothing) {
+  const DeviceHaloPlan<2> empty;
+  empty.fill(nullptr);
+  const DeviceRefluxPlan<2> noReflux;
+  noReflux.apply(nullptr, nullptr, 1.0, nullptr);
+  EXPECT_EQ(noReflux.numCoarsePatches(), 0);
+}
+
+// Unequal domain lengths per axis, so dt/dx differs between the axes' corrections.
+template <int Dim>
+std::vector<PatchGeometry<Dim>> geometryOf(const std::vector<PatchPlacement<Dim>>& patches) {
+  const double length[3] = {1.0, 1.5, 0.75};
+  std::vector<PatchGeometry<Dim>> geometry(patches.size());
+  for (std::size_t p = 0; p < patches.size(); ++p)
+    for (int a = 0; a < Dim; ++a) {
+      geometry[p].dx[a] =
+          length[a] / double((level0PatchesPerAxis<Dim>()[a] * kCellsPerAxis) << patches[p].level);
+      geometry[p].origin[a] = patches[p].index[a] * kCellsPerAxis * geometry[p].dx[a];
+    }
+  return geometry;
+}
+
+template <int Dim>
+void checkReflux(const DomainBoundary<Dim>& boundary) {
+  const PatchLayout<Dim> layout{kCellsPerAxis, 1, Euler<Dim>::kNumVars};
+  // Two refined patches, (0, 0[, 0]) and (1, 1[, 0]): the coarse patch (1, 0[, 0]) has a fine
+  // neighbour across two of its faces, so two operations correct the cells along their edge.
+  Vec<int, Dim> diagonal{};
+  diagonal[0] = diagonal[1] = 1;
+  const auto patches = arrangement<Dim>({Vec<int, Dim>{}, diagonal});
+  const int numPatches = int(patches.size());
+  const std::vector<RefluxOp<Dim>> plan =
+      buildRefluxPlan<Dim>(patches, level0PatchesPerAxis<Dim>(), boundary);
+  ASSERT_FALSE(plan.empty());
+
+  const FluxRegisterLayout<Dim> registers{kCellsPerAxis, layout.numVars};
+  std::vector<double> fluxRegister(numPatches * registers.patchStride());
+  for (std::size_t i = 0; i < fluxRegister.size(); ++i)
+    fluxRegister[i] = valueFor(i + 7919) - 1.5;
+  std::vector<double> host(numPatches * layout.patchStride());
+  for (std::size_t i = 0; i < host.size(); ++i)
+    host[i] = 10.0 + valueFor(i);
+  const std::vector<PatchGeometry<Dim>> geometry = geometryOf(patches);
+  const double dt = 0.37 * geometry[0].minSpacing();
+
+  DeviceArray<double> device = toDevice(host);
+  const DeviceArray<double> deviceRegister = toDevice(fluxRegister);
+  const DeviceArray<PatchGeometry<Dim>> deviceGeometry = toDevice(geometry);
+  reflux<Dim>(plan, layout, geometry, fluxRegister.data(), dt, host.data());
+  const DeviceRefluxPlan<Dim> devicePlan(plan, layout);
+  devicePlan.apply(deviceGeometry.data(), deviceRegister.data(), dt, device.data());
+
+  const std::vector<double> fromDevice = toHost(device);
+  for (std::size_t i = 0; i < host.size(); ++i)
+    ASSERT_TRUE(relativelyClose(fromDevice[i], host[i], i));
+
+  std::vector<int> coarse;
+  for (const RefluxOp<Dim>& op : plan)
+    coarse.push_back(op.coarsePatch);
+  std::sort(coarse.begin(), coarse.end());
+  coarse.erase(std::unique(coarse.begin(), coarse.end()), coarse.end());
+  std::vector<int> deviceCoarse(std::size_t(devicePlan.numCoarsePatches()));
+  copyBytes(deviceCoarse.data(), MemorySpace::Host, devicePlan.coarsePatches(), MemorySpace::Device,
+            deviceCoarse.size() * sizeof(int));
+  EXPECT_EQ(deviceCoarse, coarse);
+}
+
+TEST_F(PatchesDevice, RefluxMatchesTheHostTwin2D) {
+  for (const auto& boundary : boundarySets<2>())
+    checkReflux<2>(boundary);
+}
+
+TEST_F(PatchesDevice, RefluxMatchesTheHostTwin3D) {
+  for (const auto& boundary : boundarySets<3>())
+    checkReflux<3>(boundary);
+}
+
+template <int Dim>
+void checkRemap(int halo) {
+  const PatchLayout<Dim> layout{kCellsPerAxis, halo, Euler<Dim>::kNumVars};
+  // Patch 0 is coarsened back (restriction), the last one refined (prolongation), the rest
+  // copied.
+  const Vec<int, Dim> last = Vec<int, Dim>::filled(1);
+  const auto oldPatches = arrangement<Dim>({Vec<int, Dim>{}});
+  const auto newPatches = arrangement<Dim>({last});
+  const std::vector<RemapOp<Dim>> plan = buildRemapPlan<Dim>(oldPatches, newPatches);
+  bool used[3] = {};
+  for (const RemapOp<Dim>& op : plan)
+    used[int(op.kind)] = true;
+  ASSERT_TRUE(used[0] && used[1] && used[2]) << "a remap kind is missing from the plan";
+
+  // The old data with its halos filled, the same on both sides.
+  std::vector<double> oldData = interiorOnlyData(layout, int(oldPatches.size()));
+  const auto boundary = boundarySets<Dim>()[0];
+  fillHalos(buildHaloPlan<Dim>(layout, oldPatches, level0PatchesPerAxis<Dim>(), boundary), layout,
+            eulerParity<Dim>(), oldData.data());
+  const DeviceArray<double> deviceOld = toDevice(oldData);
+
+  const std::size_t newSize = newPatches.size() * layout.patchStride();
+  std::vector<double> host(newSize, std::nan(""));
+  remapPatchData<Dim>(layout, oldPatches, oldData.data(), newPatches, host.data());
+  DeviceArray<double> device = toDevice(std::vector<double>(newSize, std::nan("")));
+  const DeviceArray<RemapOp<Dim>> devicePlan = toDevice(plan);
+  remapPatchDataDevice(layout, devicePlan, deviceOld.data(), device.data());
+
+  const std::vector<double> fromDevice = toHost(device);
+  for (int p = 0; p < int(newPatches.size()); ++p)
+    for (int v = 0; v < layout.numVars; ++v)
+      for (int n = 0; n < layout.interiorCells(); ++n) {
+        const std::size_t i = layout.index(p, v, layout.interiorCell(n));
+        ASSERT_TRUE(relativelyClose(fromDevice[i], host[i], i));
+      }
+}
+
+TEST_F(PatchesDevice, RemapMatchesTheHostTwin2D) {
+  for (int halo : {1, 2})
+    checkRemap<2>(halo);
+}
+
+TEST_F(PatchesDevice, RemapMatchesTheHostTwin3D) {
+  for (int halo : {1, 2})
+    checkRemap<3>(halo);
+}
+
+} // namespace
+} // namespace tessera
