@@ -31,6 +31,8 @@
 #include "engine/memory.hpp"
 #include "engine/parallel_for.hpp"
 #include "engine/timer.hpp"
+#include "patches/halo_plan.hpp"
+#include "patches/halo_plan_device.hpp"
 #include "patches/uniform_patch_grid.hpp"
 #include "solvers/euler.hpp"
 #include "solvers/rusanov_unfused_device.hpp"
@@ -199,6 +201,58 @@ void registerCases() {
   }
 }
 
+// The halo fill of a uniform grid (DeviceHaloPlan::fill, one launch), on the same cases:
+//   BM_HaloFill<d>D/N  periodic x (and z), reflecting y: same-level copies, periodic images and
+//                      mirror images with signs.
+// Counters: halo-cells/s; GB/s over the bytes a fill must move, every halo cell's variables read
+// once (from an interior cell) and written once; fraction of copy, as above; construct ms, the
+// host cost of DeviceHaloPlan's constructor (tables and uploads) for this plan. The fill writes
+// the halo of qNew, a copy of q made by the copy that is timed, so q stays as the updates see it.
+template <int Dim>
+DomainBoundary<Dim> mixedBoundary() {
+  DomainBoundary<Dim> boundary = DomainBoundary<Dim>::all(BoundaryKind::Periodic);
+  boundary.kind[1] = {BoundaryKind::Reflecting, BoundaryKind::Reflecting};
+  return boundary;
+}
+
+template <int Dim>
+ReflectionParity eulerParity() {
+  constexpr int nv = Euler<Dim>::kNumVars;
+  ReflectionParity parity(Dim * nv);
+  for (int a = 0; a < Dim; ++a)
+    for (int v = 0; v < nv; ++v)
+      parity[a * nv + v] = Euler<Dim>::reflectionParity(v, a);
+  return parity;
+}
+
+template <int Dim>
+void BM_HaloFill(benchmark::State& state, int n) {
+  DeviceCase<Dim>& c = deviceCase<Dim>(n);
+  const HaloPlan<Dim> plan = buildUniformHaloPlan(c.grid, mixedBoundary<Dim>());
+  Stopwatch construct;
+  const DeviceHaloPlan<Dim> halo(plan, c.grid.layout(), eulerParity<Dim>());
+  const double constructSeconds = construct.seconds();
+  const double copySeconds = timed([&] { c.qNew.copyFrom(c.q); });
+  halo.fill(c.qNew.data()); // warm-up
+  const double seconds = timedLoop(state, [&] { halo.fill(c.qNew.data()); });
+  const double bytes = double(halo.numHaloCells()) * Euler<Dim>::kNumVars * 8.0 * 2.0;
+  state.counters["halo-cells/s"] = double(halo.numHaloCells()) / seconds;
+  state.counters["GB/s"] = bytes * 1e-9 / seconds;
+  state.counters["fraction of copy"] = (bytes / seconds) / (c.copyBytes() / copySeconds);
+  state.counters["construct ms"] = constructSeconds * 1e3;
+}
+
+template <int Dim>
+void registerHaloCase(int n) {
+  const std::string name = "BM_HaloFill" + std::to_string(Dim) + "D/" + std::to_string(n);
+  benchmark::RegisterBenchmark(name.c_str(), BM_HaloFill<Dim>, n)
+      ->UseManualTime()
+      ->Iterations(1)
+      ->Repetitions(kRepetitions)
+      ->ReportAggregatesOnly(true)
+      ->Unit(benchmark::kMillisecond);
+}
+
 } // namespace
 } // namespace tessera
 
@@ -209,6 +263,8 @@ int main(int argc, char** argv) {
   }
   tessera::registerCases<2>();
   tessera::registerCases<3>();
+  tessera::registerHaloCase<2>(16);
+  tessera::registerHaloCase<3>(16);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv))
     return 1;

@@ -15,6 +15,13 @@ inline constexpr gpuError_t gpuSuccess = cudaSuccess;
 #define gpuGetDeviceCount cudaGetDeviceCount
 #define gpuFuncSetAttribute cudaFuncSetAttribute
 #define gpuFuncAttributeMaxDynamicSharedMemorySize cudaFuncAttributeMaxDynamicSharedMemorySize
+#define gpuMallocAsync cudaMallocAsync
+#define gpuFreeAsync cudaFreeAsync
+#define gpuGetDevice cudaGetDevice
+#define gpuDeviceGetDefaultMemPool cudaDeviceGetDefaultMemPool
+#define gpuMemPoolSetAttribute cudaMemPoolSetAttribute
+#define gpuMemPoolAttrReleaseThreshold cudaMemPoolAttrReleaseThreshold
+using gpuMemPool_t = cudaMemPool_t;
 #elif defined(TESSERA_BACKEND_HIP)
 #include <hip/hip_runtime.h>
 using gpuError_t = hipError_t;
@@ -29,6 +36,13 @@ inline constexpr gpuError_t gpuSuccess = hipSuccess;
 #define gpuGetDeviceCount hipGetDeviceCount
 #define gpuFuncSetAttribute hipFuncSetAttribute
 #define gpuFuncAttributeMaxDynamicSharedMemorySize hipFuncAttributeMaxDynamicSharedMemorySize
+#define gpuMallocAsync hipMallocAsync
+#define gpuFreeAsync hipFreeAsync
+#define gpuGetDevice hipGetDevice
+#define gpuDeviceGetDefaultMemPool hipDeviceGetDefaultMemPool
+#define gpuMemPoolSetAttribute hipMemPoolSetAttribute
+#define gpuMemPoolAttrReleaseThreshold hipMemPoolAttrReleaseThreshold
+using gpuMemPool_t = hipMemPool_t;
 #else
 #error "engine/gpu_runtime.hpp is for CUDA or HIP builds only"
 #endif
@@ -38,3 +52,34 @@ inline constexpr gpuError_t gpuSuccess = hipSuccess;
 // Warp (CUDA) or wavefront (HIP) width as a compile-time constant for warp-level code; the build
 // sets TESSERA_WARP_SIZE from the back end (32 for CUDA, 64 for HIP on gfx90a).
 inline constexpr int kWarpSize = TESSERA_WARP_SIZE;
+
+#if defined(__CUDACC__) || defined(__HIPCC__)
+// Copies from global to shared memory that run in the background, so that loads stay in flight
+// without holding registers: gpuCopyAsync starts a copy, gpuCopyAsyncCommit closes the group of
+// those started since the last commit, gpuCopyAsyncWait<Pending> waits until at most the
+// Pending newest groups are unfinished. The copied values are then visible to the copying thread;
+// other threads see them after a barrier. CUDA uses cp.async (sm_80 and later); HIP on gfx90a has
+// no such copy, so there the copy is a plain load and store, complete when it returns.
+#if defined(TESSERA_BACKEND_CUDA)
+#include <cuda_pipeline.h>
+template <class T>
+__device__ inline void gpuCopyAsync(T* sharedDst, const T* globalSrc) {
+  __pipeline_memcpy_async(sharedDst, globalSrc, sizeof(T));
+}
+__device__ inline void gpuCopyAsyncCommit() {
+  __pipeline_commit();
+}
+template <int Pending>
+__device__ inline void gpuCopyAsyncWait() {
+  __pipeline_wait_prior(Pending);
+}
+#else
+template <class T>
+__device__ inline void gpuCopyAsync(T* sharedDst, const T* globalSrc) {
+  *sharedDst = *globalSrc;
+}
+__device__ inline void gpuCopyAsyncCommit() {}
+template <int Pending>
+__device__ inline void gpuCopyAsyncWait() {}
+#endif
+#endif

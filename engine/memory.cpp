@@ -1,5 +1,6 @@
 #include "engine/memory.hpp"
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -19,7 +20,25 @@ namespace {
 // Cache-line alignment keeps each patch's variables aligned for vector loads on the host.
 constexpr std::size_t kHostAlignment = 64;
 
-#if !TESSERA_HAS_DEVICE
+#if TESSERA_HAS_DEVICE
+// Device memory comes from the runtime's stream-ordered pool, which keeps what is freed for the
+// next allocation instead of returning it to the driver: an adapt replaces the state, the plans
+// and the registers every few steps, and a plain cudaMalloc/cudaFree pair costs tens of
+// microseconds and synchronises the device. Allocation and free are ordered on the default
+// stream with the kernels that use the memory, so a free after a launch is safe.
+void keepFreedDeviceMemoryPooled() {
+  static const bool once = [] {
+    int device = 0;
+    gpuMemPool_t pool;
+    TESSERA_GPU_CHECK(gpuGetDevice(&device));
+    TESSERA_GPU_CHECK(gpuDeviceGetDefaultMemPool(&pool, device));
+    std::uint64_t keepAll = UINT64_MAX;
+    TESSERA_GPU_CHECK(gpuMemPoolSetAttribute(pool, gpuMemPoolAttrReleaseThreshold, &keepAll));
+    return true;
+  }();
+  (void)once;
+}
+#else
 [[noreturn]] void noDeviceInThisBuild() {
   throw std::runtime_error("device memory requested, but this Tessera build has only the host "
                            "back end (configure with TESSERA_BACKEND=cuda or hip)");
@@ -52,8 +71,9 @@ void* allocateBytes(std::size_t bytes, MemorySpace space) {
     return p;
   }
 #if TESSERA_HAS_DEVICE
+  keepFreedDeviceMemoryPooled();
   void* p = nullptr;
-  TESSERA_GPU_CHECK(gpuMalloc(&p, bytes));
+  TESSERA_GPU_CHECK(gpuMallocAsync(&p, bytes, 0));
   return p;
 #else
   noDeviceInThisBuild();
@@ -68,7 +88,7 @@ void freeBytes(void* p, MemorySpace space) noexcept {
     return;
   }
 #if TESSERA_HAS_DEVICE
-  (void)gpuFree(p); // a destructor must not throw; a failed free leaves nothing to recover
+  (void)gpuFreeAsync(p, 0); // a destructor must not throw; a failed free leaves nothing to recover
 #endif
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // DeviceHaloPlan<Dim>: a HaloPlan uploaded to the device and executed there, the whole plan in one
-// launch of one thread per halo cell. Built on the host after each adapt (the solver replaces it);
-// the host twin is fillHalos, and both compute a cell with fillHaloCell (halo_cell.hpp).
+// launch of one thread per halo cell. Built on the host after each adapt (the solver replaces it):
+// O(numOps + numHaloCells / 256) host work and one upload per array. The host twin is fillHalos,
+// and both compute a cell with fillHaloCell (halo_cell.hpp).
 #include <cstdint>
 
 #include "engine/device_array.hpp"
@@ -30,7 +31,8 @@ private:
   PatchLayout<Dim> layout_{};
   DeviceArray<HaloOp<Dim>> ops_;
   DeviceArray<std::uint64_t> opStart_; // exclusive prefix sum of the op box sizes, numOps + 1
-  DeviceArray<double> inflowStates_;   // numVars values per state, in the plan's order
+  DeviceArray<int> blockOps_; // per launch block, the op of its first cell; numBlocks + 1 entries
+  DeviceArray<double> inflowStates_; // numVars values per state, in the plan's order
   DeviceArray<double> parity_;
   std::uint64_t haloCells_ = 0;
 };

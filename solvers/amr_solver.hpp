@@ -34,6 +34,16 @@ auto primitiveVariable(const PDE& pde, int var) {
   };
 }
 
+// Where a regrid spends its time: the criterion's flags, the forest's adapt and balance, the new
+// plans built on the host, and the solver's move onto the new patches (uploads, remap).
+struct RegridTimes {
+  double flags = 0.0;
+  double forest = 0.0;
+  double plans = 0.0;
+  double remesh = 0.0;
+  double total() const { return flags + forest + plans + remesh; }
+};
+
 struct AmrSettings {
   int minLevel = 0;
   int maxLevel = 2;
@@ -103,15 +113,13 @@ public:
 
   // Adapts the mesh to the current data and moves the data onto it. Returns whether the mesh
   // changed.
-  bool regrid() {
-    ScopedTimer t(regridSeconds_);
-    return adapt();
-  }
+  bool regrid() { return adapt(); }
 
   const amr::Forest<kDim>& forest() const { return forest_; }
   PatchSolver<PDE>& solver() { return solver_; }
   const PatchSolver<PDE>& solver() const { return solver_; }
-  double regridSeconds() const { return regridSeconds_; }
+  double regridSeconds() const { return regridTimes_.total(); }
+  const RegridTimes& regridTimes() const { return regridTimes_; }
   int finestLevel() const {
     int finest = 0;
     for (const auto& leaf : forest_.leaves())
@@ -138,20 +146,39 @@ private:
   }
 
   bool adapt() {
-    solver_.fillCurrentHalos(); // criteria and prolongation look across patch edges
-    std::vector<amr::AdaptFlag> flags = refinementFlags();
-    const std::vector<PatchPlacement<kDim>> before = amr::leafPlacements(forest_);
-    if (settings_.buffer)
-      bufferRefinement(before, flags);
-    forest_.adapt(flags, settings_.minLevel, settings_.maxLevel);
-    const std::vector<PatchPlacement<kDim>> after = amr::leafPlacements(forest_);
+    std::vector<amr::AdaptFlag> flags;
+    {
+      ScopedTimer t(regridTimes_.flags);
+      solver_.fillCurrentHalos(); // criteria and prolongation look across patch edges
+      flags = refinementFlags();
+    }
+    std::vector<PatchPlacement<kDim>> before, after;
+    {
+      ScopedTimer t(regridTimes_.forest);
+      before = amr::leafPlacements(forest_);
+      if (settings_.buffer)
+        bufferRefinement(before, flags);
+      forest_.adapt(flags, settings_.minLevel, settings_.maxLevel);
+      after = amr::leafPlacements(forest_);
+    }
     if (before == after)
       return false;
-    const Vec<int, kDim> level0 = forest_.treesPerAxis();
-    solver_.remesh(amr::leafGeometry(forest_, layout_, lower_, upper_),
-                   buildHaloPlan<kDim>(layout_, after, level0, boundary_),
-                   buildRefluxPlan<kDim>(after, level0, boundary_),
-                   buildRemapPlan<kDim>(before, after));
+    std::vector<PatchGeometry<kDim>> geometry;
+    HaloPlan<kDim> haloPlan;
+    std::vector<RefluxOp<kDim>> refluxPlan;
+    std::vector<RemapOp<kDim>> remapPlan;
+    {
+      ScopedTimer t(regridTimes_.plans);
+      const Vec<int, kDim> level0 = forest_.treesPerAxis();
+      geometry = amr::leafGeometry(forest_, layout_, lower_, upper_);
+      haloPlan = buildHaloPlan<kDim>(layout_, after, level0, boundary_);
+      refluxPlan = buildRefluxPlan<kDim>(after, level0, boundary_);
+      remapPlan = buildRemapPlan<kDim>(before, after);
+    }
+    ScopedTimer t(regridTimes_.remesh);
+    solver_.remesh(std::move(geometry), std::move(haloPlan), std::move(refluxPlan), remapPlan);
+    if (solver_.space() == MemorySpace::Device)
+      synchronizeDevice(); // so that the timer holds the remap, not the next step's halo fill
     return true;
   }
 
@@ -210,7 +237,7 @@ private:
   AmrSettings settings_;
   Criterion criterion_;
   PatchSolver<PDE> solver_;
-  double regridSeconds_ = 0.0;
+  RegridTimes regridTimes_;
 };
 
 } // namespace tessera

@@ -50,19 +50,26 @@ struct MarchShape {
   static constexpr int kRingRows = Dim == 3 ? 1 : 0;
   static constexpr int kPlaneCells = (Rows + 2 * kRingRows) * kPitch;
   // Halo ring cells of the tile in its plane: x ends of each row, and in 3D the y rows outside.
-  static constexpr int kRingCells = 2 * Rows + (Dim == 3 ? 2 * N : 0);
+  // The upper ones come first, so that the extra faces they compute fall in as few warps as can.
+  static constexpr int kUpperRingCells = Rows + (Dim == 3 ? N : 0);
+  static constexpr int kRingCells = 2 * kUpperRingCells;
   static_assert(kRingCells <= kThreads, "one ring cell per thread at most");
   static_assert(Dim == 2 || N % Rows == 0, "a 3D plane is whole tiles");
+  // Planes whose copies are in flight while one is computed, and the state buffers that takes:
+  // those planes and the plane computed (the cell below is kept in registers). Two planes ahead
+  // measured 2% faster at 16^3 but 10% slower at 32^3 on an H200: the kernel is bound by issue
+  // and latency more than by loads in flight.
+  static constexpr int kAhead = 1;
+  static constexpr int kStateBuffers = kAhead + 1;
   // 512 resident threads per multiprocessor: at most 128 registers a thread, which the Euler
   // kernels need without spilling (768 threads, 80 registers, spilled and ran 25-30% slower).
   static constexpr int kMinBlocks = 512 / kThreads;
 
-  // Doubles of shared memory: the states of the plane, for each in-plane axis the cells'
-  // physical fluxes and eigenvalues along it, and each thread's flux and eigenvalue along the
-  // marching axis of its cell below.
+  // Doubles of shared memory, all in plane cells: the state buffers, for each in-plane axis the
+  // cells' physical fluxes and eigenvalues along it and the face fluxes below the cells.
   static constexpr std::size_t sharedDoubles(int numVars) {
-    return std::size_t(kPlaneCells) * std::size_t(numVars + (Dim - 1) * (numVars + 1)) +
-           std::size_t(kThreads) * std::size_t(numVars + 1);
+    return std::size_t(kPlaneCells) *
+           std::size_t(kStateBuffers * numVars + (Dim - 1) * (2 * numVars + 1));
   }
 };
 
@@ -74,6 +81,7 @@ __device__ inline typename PDE::State loadState(const double* at, std::size_t va
   return s;
 }
 
+// Variable v of a plane cell lives at array[v * PlaneCells + cell].
 template <class PDE, int PlaneCells>
 __device__ inline typename PDE::State sharedState(const double* array, int cell) {
   typename PDE::State s;
@@ -88,33 +96,45 @@ __device__ inline void storeShared(const typename PDE::State& s, double* array, 
     array[v * PlaneCells + cell] = s[v];
 }
 
-// One cell's physical flux and eigenvalue along Axis, into the shared arrays of that axis.
-template <int Axis, class PDE, int PlaneCells>
-__device__ inline void storeAxis(const PDE& pde, const typename PDE::State& s, double* flux,
-                                 double* lambda, int cell) {
-  storeShared<PDE, PlaneCells>(pde.flux(s, Axis), flux, cell);
-  lambda[cell] = pde.maxEigenvalue(s, Axis);
+// Starts the copy of one cell's state (one variable every varStride) into a plane buffer.
+template <class PDE, int PlaneCells>
+__device__ inline void copyStateAsync(const double* at, std::size_t varStride, double* array,
+                                      int cell) {
+  for (int v = 0; v < PDE::kNumVars; ++v)
+    gpuCopyAsync(array + v * PlaneCells + cell, at + v * varStride);
 }
 
+// A cell's physical flux and eigenvalue along one axis.
 template <class PDE>
-struct FacePair {
-  typename PDE::State lower, upper;
+struct AxisFlux {
+  typename PDE::State f;
+  double lambda;
 };
 
-// The Rusanov fluxes of the two faces of `cell` along the in-plane axis whose cells lie `step`
-// apart in the shared plane. The cell's own state and flux are read back from shared memory too:
-// holding them in registers across the barrier would cost more registers than the loads cost.
+// One cell's physical flux and eigenvalue along Axis, stored into the shared arrays of that axis
+// and returned.
+template <int Axis, class PDE, int PlaneCells>
+__device__ inline AxisFlux<PDE> storeAxis(const PDE& pde, const typename PDE::State& s,
+                                          double* flux, double* lambda, int cell) {
+  const AxisFlux<PDE> a{pde.flux(s, Axis), pde.maxEigenvalue(s, Axis)};
+  storeShared<PDE, PlaneCells>(a.f, flux, cell);
+  lambda[cell] = a.lambda;
+  return a;
+}
+
+// The Rusanov flux of the face below `cell` along the in-plane axis whose cells lie `step` apart:
+// the cell's own state and flux are given, the cell below is read from the plane; the face is
+// stored as that cell's and returned.
 template <class PDE, int PlaneCells>
-__device__ inline FacePair<PDE> inPlaneFaces(const double* sq, const double* sf, const double* sl,
-                                             int cell, int step) {
-  const int below = cell - step, above = cell + step;
-  const auto s = sharedState<PDE, PlaneCells>(sq, cell);
-  const auto f = sharedState<PDE, PlaneCells>(sf, cell);
-  const double l = sl[cell];
-  return {rusanovFaceFlux(sharedState<PDE, PlaneCells>(sq, below), s,
-                          sharedState<PDE, PlaneCells>(sf, below), f, sl[below], l),
-          rusanovFaceFlux(s, sharedState<PDE, PlaneCells>(sq, above), f,
-                          sharedState<PDE, PlaneCells>(sf, above), l, sl[above])};
+__device__ inline typename PDE::State
+lowerFace(const double* sq, const double* sf, const double* sl, double* faces, int cell, int step,
+          const typename PDE::State& s, const AxisFlux<PDE>& own) {
+  const int below = cell - step;
+  const auto face =
+      rusanovFaceFlux(sharedState<PDE, PlaneCells>(sq, below), s,
+                      sharedState<PDE, PlaneCells>(sf, below), own.f, sl[below], own.lambda);
+  storeShared<PDE, PlaneCells>(face, faces, cell);
+  return face;
 }
 
 // Completes one cell: Q_new = partial - r (F_above - F_below) along the marching axis, stored at
@@ -144,18 +164,23 @@ __device__ inline void storeRegister(double* fluxRegister, std::size_t at, std::
 }
 
 // The fused update by column marching. Each thread owns the column (i[, j]) of one patch and
-// marches the last axis from the halo plane below to the halo plane above. Per plane k:
+// marches the last axis from the halo plane below to the halo plane above. The states of the
+// planes arrive by asynchronous copies into a ring of shared plane buffers, kAhead planes ahead
+// of the one computed, so that many loads are in flight without holding registers; each thread
+// copies its own cell and, for ring threads, one halo ring cell of the plane. Per plane k:
 //  1. the cell's physical fluxes and eigenvalues along every axis (once per cell). The marching
-//     face k - 1/2 needs only the cell below (kept in shared memory by this thread alone) and
-//     completes plane k - 1: Q_new = partial - r_m (F(k - 1/2) - F(k - 3/2)), written once, and
-//     its eigenvalue. The in-plane fluxes go to the shared plane with the state; ring threads do
-//     the same for the plane's halo ring along the axis that needs it;
-//  2. after a barrier, the in-plane faces of cell k from shared memory give plane k's partial
-//     update Q - r_x dF_x [- r_y dF_y] (the host's order of subtraction: x, y, then z); a second
-//     barrier frees the plane for the next one. (Two alternating plane buffers with one barrier
-//     per plane ran 15% slower in 3D: twice the shared memory, no gain.)
-// The next plane's state is loaded one plane ahead, so that its latency hides behind the flux
-// arithmetic of the current one.
+//     face k - 1/2 needs only the cell below (its state, marching flux and eigenvalue are kept in
+//     registers) and completes plane k - 1: Q_new = partial - r_m (F(k - 1/2) - F(k - 3/2)),
+//     written once, and its eigenvalue. The in-plane fluxes go to shared memory;
+//     ring threads do the same for their ring cell along the axis that needs it;
+//  2. after a barrier, each in-plane face is computed once: every cell its lower face along
+//     each in-plane axis, and the upper ring threads the tile's upper boundary faces; the faces
+//     go to shared memory;
+//  3. after a second barrier, the cell's upper faces are its neighbours' lower faces, giving plane
+//     k's partial update Q - r_x dF_x [- r_y dF_y] (the host's order of subtraction: x, y, then z).
+// The next plane's fluxes and faces may overwrite this plane's at once: each is read only between
+// the two barriers that follow its write. The state buffer refilled at plane k held plane k - 1,
+// which every thread finished reading before the second barrier of plane k - 1.
 template <class PDE, int N, int Rows>
 __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMinBlocks))
     fusedRusanovMarch(PDE pde, PatchLayout<PDE::kDim> layout,
@@ -165,16 +190,18 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
   using State = typename PDE::State;
   using Shape = MarchShape<PDE::kDim, N, Rows>;
   constexpr int kDim = PDE::kDim, kMarch = kDim - 1, kCells = Shape::kPlaneCells;
-  constexpr int kPitch = Shape::kPitch;
+  constexpr int kPitch = Shape::kPitch, kVars = PDE::kNumVars, kAhead = Shape::kAhead;
   extern __shared__ double shared[];
-  double* const sq = shared;
-  double* const sfx = sq + PDE::kNumVars * kCells;
-  double* const slx = sfx + PDE::kNumVars * kCells;
-  double* const sfy = slx + kCells; // 3D only, like sly
-  double* const sly = sfy + PDE::kNumVars * kCells;
-  // Per thread, the flux and eigenvalue along the marching axis of the cell below (index by tid).
-  double* const sfm = kDim == 3 ? sly + kCells : sfy;
-  double* const slm = sfm + PDE::kNumVars * Shape::kThreads;
+  // Plane p (from -1, the halo plane below, to N) is in state buffer (p + 1) % kStateBuffers.
+  const auto planeBuffer = [](int p) {
+    return shared + ((p + 1) % Shape::kStateBuffers) * kVars * kCells;
+  };
+  double* const sfx = shared + Shape::kStateBuffers * kVars * kCells;
+  double* const slx = sfx + kVars * kCells;
+  double* const sgx = slx + kCells;
+  double* const sfy = sgx + kVars * kCells; // 3D only, like sly and sgy
+  double* const sly = sfy + kVars * kCells;
+  double* const sgy = sly + kCells;
 
   const int tid = int(threadIdx.x), i = tid % N, row = tid / N;
   // In 2D a block's last rows may lie past the last patch: they compute on a copy of it (every
@@ -186,23 +213,25 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
   const int planeStride = layout.axisStride(kMarch);
   const double* const qPatch = q + layout.varOffset(patch, 0);
   double* const qNewPatch = qNew + layout.varOffset(patch, 0);
-  const FluxRegisterLayout<kDim> reg{N, PDE::kNumVars};
+  const FluxRegisterLayout<kDim> reg{N, kVars};
   const std::size_t regVar = std::size_t(reg.faceCells());
   const PatchGeometry<kDim> g = geometry[patch];
   const double rx = dt / g.dx[0], rm = dt / g.dx[kMarch];
   const double ry = kDim == 3 ? dt / g.dx[1] : 0.0;
 
-  // This thread's ring cell, if any: its offset at plane 0, its shared cell and its axis.
+  // This thread's ring cell, if any: its offset at plane 0, its shared cell and its axis. Upper
+  // ring cells (x = N, the y row above the tile) compute the face between them and the tile.
   const bool ringThread = tid < Shape::kRingCells;
+  const bool upperRing = tid < Shape::kUpperRingCells;
   int ringI = -1, ringRow = 0, ringAxis = 0;
   if (ringThread) {
-    if (tid < 2 * Rows) { // x ends of row tid % Rows
-      ringI = tid < Rows ? -1 : N;
-      ringRow = tid % Rows;
-    } else { // the y row below or above the tile
-      const int u = tid - 2 * Rows;
-      ringI = u % N;
-      ringRow = u < N ? -1 : Rows;
+    const int u = tid % Shape::kUpperRingCells;
+    if (u < Rows) { // x end of row u
+      ringI = upperRing ? N : -1;
+      ringRow = u;
+    } else { // the y row above or below the tile
+      ringI = u - Rows;
+      ringRow = upperRing ? Rows : -1;
       ringAxis = 1;
     }
   }
@@ -222,39 +251,40 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
       ringFirst[1] = tile * Rows + ringRow;
     }
     first[kMarch] = -1;
+    ringFirst[kMarch] = -1;
     const double* const column = qPatch + layout.cellOffset(first);
     double* const columnNew = qNewPatch + layout.cellOffset(first);
-    const double* const ring = qRingPatch + layout.cellOffset(ringFirst); // at plane 0
+    const double* const ring = qRingPatch + layout.cellOffset(ringFirst);
     const int marchFace = kDim == 3 ? i + N * j : i; // the column's cell on a marching face
 
-    // The cell below (first the halo plane) lives in shared memory, not in registers: its state
-    // in the thread's own cell of the plane (which the thread alone overwrites, before the
-    // barrier), its flux and eigenvalue along the marching axis in the thread's own slots.
-    const auto keepBelow = [&](const State& s) {
-      storeShared<PDE, kCells>(s, sq, cell);
-      storeAxis<kMarch, PDE, Shape::kThreads>(pde, s, sfm, slm, tid);
+    // Starts the copies of plane p (if there is one) as one group; empty groups keep the count of
+    // groups per plane fixed. Only the column needs the halo plane above.
+    const auto copyPlane = [&](int p) {
+      if (p <= N)
+        copyStateAsync<PDE, kCells>(column + (p + 1) * planeStride, vs, planeBuffer(p), cell);
+      if (ringThread && p >= 0 && p < N)
+        copyStateAsync<PDE, kCells>(ring + (p + 1) * planeStride, vs, planeBuffer(p), ringCell);
+      gpuCopyAsyncCommit();
     };
-    keepBelow(loadState<PDE>(column, vs));
-    State next = loadState<PDE>(column + planeStride, vs);
-    State faceBelow{}, partialBelow{};
+    for (int p = -1; p < kAhead; ++p)
+      copyPlane(p);
+    gpuCopyAsyncWait<kAhead>();
+    State below = sharedState<PDE, kCells>(planeBuffer(-1), cell);
+    State fmBelow = pde.flux(below, kMarch), faceBelow{}, partialBelow{};
+    double lmBelow = pde.maxEigenvalue(below, kMarch);
 
 #pragma unroll 1
     for (int k = 0; k < N; ++k) {
-      const State s = next;
-      next = loadState<PDE>(column + (k + 2) * planeStride, vs); // plane N is the halo plane
-      // Ring cells are loaded here and used after the column's marching work, which hides most
-      // of their latency without holding them in registers across iterations.
-      State ringState{};
-      if (ringThread)
-        ringState = loadState<PDE>(ring + k * planeStride, vs);
+      copyPlane(k + kAhead);
+      gpuCopyAsyncWait<kAhead>(); // plane k has arrived, as far as this thread copied it
+      const double* const sq = planeBuffer(k);
+      const State s = sharedState<PDE, kCells>(sq, cell);
 
-      // The marching face k - 1/2 needs registers only: it completes plane k - 1 (or is the
+      // The marching face k - 1/2 needs no other thread: it completes plane k - 1 (or is the
       // patch's lower face) before the barrier, so that little stays live across it.
       const State fm = pde.flux(s, kMarch);
       const double lm = pde.maxEigenvalue(s, kMarch);
-      const State face =
-          rusanovFaceFlux(sharedState<PDE, kCells>(sq, cell), s,
-                          sharedState<PDE, Shape::kThreads>(sfm, tid), fm, slm[tid], lm);
+      const State face = rusanovFaceFlux(below, s, fmBelow, fm, lmBelow, lm);
       if (k > 0)
         lambda = maxNaNWins(lambda, completeCell(pde, partialBelow, face, faceBelow, rm,
                                                  columnNew + k * planeStride, vs, writes));
@@ -262,14 +292,15 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
         storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 0, 0, marchFace), regVar, false,
                            face, face);
       faceBelow = face;
-      storeShared<PDE, kCells>(s, sq, cell);
-      storeShared<PDE, Shape::kThreads>(fm, sfm, tid);
-      slm[tid] = lm;
-      storeAxis<0, PDE, kCells>(pde, s, sfx, slx, cell);
+      below = s;
+      fmBelow = fm;
+      lmBelow = lm;
+      const auto ownX = storeAxis<0, PDE, kCells>(pde, s, sfx, slx, cell);
+      AxisFlux<PDE> ownY{};
       if constexpr (kDim == 3)
-        storeAxis<1, PDE, kCells>(pde, s, sfy, sly, cell);
+        ownY = storeAxis<1, PDE, kCells>(pde, s, sfy, sly, cell);
       if (ringThread) {
-        storeShared<PDE, kCells>(ringState, sq, ringCell);
+        const auto ringState = sharedState<PDE, kCells>(sq, ringCell);
         if (ringAxis == 0)
           storeAxis<0, PDE, kCells>(pde, ringState, sfx, slx, ringCell);
         else if constexpr (kDim == 3)
@@ -277,30 +308,44 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
       }
       __syncthreads();
 
-      const auto x = inPlaneFaces<PDE, kCells>(sq, sfx, slx, cell, 1);
-      const State own = sharedState<PDE, kCells>(sq, cell);
-      for (int v = 0; v < PDE::kNumVars; ++v)
-        partialBelow[v] = own[v] - rx * (x.upper[v] - x.lower[v]);
+      const State xBelow = lowerFace<PDE, kCells>(sq, sfx, slx, sgx, cell, 1, s, ownX);
+      State yBelow{};
+      if constexpr (kDim == 3)
+        yBelow = lowerFace<PDE, kCells>(sq, sfy, sly, sgy, cell, kPitch, s, ownY);
+      if (upperRing) { // the ring cell's flux along its axis is back in shared memory
+        const auto ringState = sharedState<PDE, kCells>(sq, ringCell);
+        if (ringAxis == 0)
+          lowerFace<PDE, kCells>(sq, sfx, slx, sgx, ringCell, 1, ringState,
+                                 {sharedState<PDE, kCells>(sfx, ringCell), slx[ringCell]});
+        else if constexpr (kDim == 3)
+          lowerFace<PDE, kCells>(sq, sfy, sly, sgy, ringCell, kPitch, ringState,
+                                 {sharedState<PDE, kCells>(sfy, ringCell), sly[ringCell]});
+      }
+      __syncthreads();
+
+      const State xAbove = sharedState<PDE, kCells>(sgx, cell + 1);
+      for (int v = 0; v < kVars; ++v)
+        partialBelow[v] = s[v] - rx * (xAbove[v] - xBelow[v]);
       if (fluxRegister && writes && (i == 0 || i == N - 1)) {
         const int t = kDim == 3 ? j + N * k : k;
         storeRegister<PDE>(fluxRegister, reg.index(patch, 0, i == N - 1, 0, t), regVar, i == N - 1,
-                           x.lower, x.upper);
+                           xBelow, xAbove);
       }
       if constexpr (kDim == 3) {
-        const auto y = inPlaneFaces<PDE, kCells>(sq, sfy, sly, cell, kPitch);
-        for (int v = 0; v < PDE::kNumVars; ++v)
-          partialBelow[v] = partialBelow[v] - ry * (y.upper[v] - y.lower[v]);
+        const State yAbove = sharedState<PDE, kCells>(sgy, cell + kPitch);
+        for (int v = 0; v < kVars; ++v)
+          partialBelow[v] = partialBelow[v] - ry * (yAbove[v] - yBelow[v]);
         if (fluxRegister && writes && (j == 0 || j == N - 1))
           storeRegister<PDE>(fluxRegister, reg.index(patch, 1, j == N - 1, 0, i + N * k), regVar,
-                             j == N - 1, y.lower, y.upper);
+                             j == N - 1, yBelow, yAbove);
       }
-      __syncthreads(); // the plane's shared arrays are read; the next plane may overwrite them
     }
 
     // The halo plane above closes the last plane and is the patch's upper face.
-    const State face = rusanovFaceFlux(
-        sharedState<PDE, kCells>(sq, cell), next, sharedState<PDE, Shape::kThreads>(sfm, tid),
-        pde.flux(next, kMarch), slm[tid], pde.maxEigenvalue(next, kMarch));
+    gpuCopyAsyncWait<0>();
+    const State above = sharedState<PDE, kCells>(planeBuffer(N), cell);
+    const State face = rusanovFaceFlux(below, above, fmBelow, pde.flux(above, kMarch), lmBelow,
+                                       pde.maxEigenvalue(above, kMarch));
     lambda = maxNaNWins(lambda, completeCell(pde, partialBelow, face, faceBelow, rm,
                                              columnNew + N * planeStride, vs, writes));
     if (fluxRegister && writes)

@@ -1,11 +1,12 @@
 #pragma once
 // The fused first-order Rusanov update on the device (CUDA or HIP), 2D and 3D, N = 8, 16, 32.
 // A thread owns one column of cells along the last axis (y in 2D, z in 3D) and marches along it:
-// the face flux below and the partial update stay in registers, the cell below in the thread's
-// own shared-memory slots; only the current plane (a row in 2D) with its halo ring sits in shared
-// memory for the faces of the other axes. The state with its halo is read once, the update written
-// once, and the largest eigenvalue of the new state reduced to one value per patch; no temporaries
-// in global memory. The host twin is rusanovUpdateHost (rusanov_update_host.hpp).
+// the cell below, the face flux below and the partial update stay in registers; the current plane
+// (a row in 2D) with its halo ring sits in shared memory for the faces of the other axes, each
+// face computed once, while the next plane arrives there by asynchronous copies. The state with
+// its halo is read once, the update written once, and the largest eigenvalue of the new state
+// reduced to one value per patch; no temporaries in global memory. The host twin is
+// rusanovUpdateHost (rusanov_update_host.hpp).
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
 
