@@ -1,5 +1,7 @@
 #include "amr/forest.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -14,10 +16,16 @@ struct QuadrantData {
   signed char flag;
 };
 
-// The bounds of one adapt() call, reached by p4est's callbacks through the forest's user pointer.
+// The bounds of one adapt() call in quadrant levels, reached by p4est's callbacks through the
+// forest's user pointer.
 struct AdaptLimits {
   int minLevel, maxLevel;
 };
+
+// The cap on k, the quadrant level of the level-0 patches (see the constructor). 2^6 patches per
+// axis in one tree already removes nearly all inter-tree work; a larger cap would only take more
+// levels from deepestLevel().
+constexpr int kMaxRootLevel = 6;
 
 template <int Dim>
 QuadrantData& dataOf(typename P4est<Dim>::Quadrant* q) {
@@ -69,7 +77,7 @@ struct Forest<Dim>::State {
   using Api = P4est<Dim>;
   typename Api::Connectivity* connectivity = nullptr;
   typename Api::Forest* forest = nullptr;
-  std::vector<Vec<int, Dim>> treeOrigin; // lower corner of each tree, in level-0 patches
+  std::vector<Vec<int, Dim>> treeOrigin; // lower corner of each tree, in trees
 
   ~State() {
     if (forest)
@@ -81,7 +89,7 @@ struct Forest<Dim>::State {
 
 template <int Dim>
 int Forest<Dim>::deepestLevel() {
-  return P4est<Dim>::kMaxRefineLevel;
+  return P4est<Dim>::kMaxRefineLevel - kMaxRootLevel;
 }
 
 template <int Dim>
@@ -98,7 +106,20 @@ Forest<Dim>::Forest(MPI_Comm comm, Vec<int, Dim> treesPerAxis, Vec<bool, Dim> pe
     throw std::invalid_argument("Forest: initial level " + std::to_string(initialLevel) +
                                 " outside [0, " + std::to_string(deepestLevel()) + "]");
 
-  state_->connectivity = Api::brick(treesPerAxis, periodic);
+  // p4est balances and searches across tree boundaries through face, edge and corner transforms
+  // and tree-overlap computations that cost far more than the same work inside one tree; with one
+  // tree per level-0 patch they dominate every adapt. So the trees are blocks of 2^k level-0
+  // patches per axis, k the largest that divides every count (up to kMaxRootLevel), and the
+  // level-0 patches are the quadrants of level k. A brick orders its trees along a Morton curve
+  // whose lowest bits interleave all axes alike, so the leaves come in the same order as with one
+  // tree per patch.
+  rootLevel_ = kMaxRootLevel;
+  for (int a = 0; a < Dim; ++a)
+    rootLevel_ = std::min(rootLevel_, std::countr_zero(unsigned(treesPerAxis[a])));
+  Vec<int, Dim> brickTrees;
+  for (int a = 0; a < Dim; ++a)
+    brickTrees[a] = treesPerAxis[a] >> rootLevel_;
+  state_->connectivity = Api::brick(brickTrees, periodic);
   const auto* conn = state_->connectivity;
   state_->treeOrigin.resize(std::size_t(conn->num_trees));
   for (p4est_topidx_t t = 0; t < conn->num_trees; ++t) {
@@ -107,8 +128,8 @@ Forest<Dim>::Forest(MPI_Comm comm, Vec<int, Dim> treesPerAxis, Vec<bool, Dim> pe
     for (int a = 0; a < Dim; ++a)
       state_->treeOrigin[t][a] = int(v[a]);
   }
-  state_->forest = Api::create(comm, state_->connectivity, initialLevel, sizeof(QuadrantData),
-                               &clearFlag<Dim>, nullptr);
+  state_->forest = Api::create(comm, state_->connectivity, rootLevel_ + initialLevel,
+                               sizeof(QuadrantData), &clearFlag<Dim>, nullptr);
   collectLeaves();
 }
 
@@ -129,10 +150,10 @@ void Forest<Dim>::adapt(std::span<const AdaptFlag> flags, int minLevel, int maxL
   forEachLocalQuadrant<Dim>(forest, [&](int, typename Api::Quadrant* q) {
     dataOf<Dim>(q).flag = static_cast<signed char>(flags[i++]);
   });
-  AdaptLimits limits{minLevel, maxLevel};
+  AdaptLimits limits{rootLevel_ + minLevel, rootLevel_ + maxLevel};
   forest->user_pointer = &limits;
   Api::coarsen(forest, &coarsenFlaggedFamily<Dim>, &clearFlag<Dim>);
-  Api::refine(forest, maxLevel, &refineFlagged<Dim>, &clearFlag<Dim>);
+  Api::refine(forest, limits.maxLevel, &refineFlagged<Dim>, &clearFlag<Dim>);
   Api::balance(forest, &clearFlag<Dim>);
   forest->user_pointer = nullptr;
   collectLeaves();
@@ -144,8 +165,11 @@ void Forest<Dim>::collectLeaves() {
   leaves_.clear();
   forEachLocalQuadrant<Dim>(state_->forest, [&](int tree, typename Api::Quadrant* q) {
     Leaf<Dim> leaf;
-    leaf.tree = tree;
-    leaf.level = q->level;
+    // The level-0 patches of a tree follow one another in Morton order, so this numbers them all
+    // in forest order.
+    leaf.tree = (tree << (Dim * rootLevel_)) + int(Api::linearId(*q, rootLevel_));
+    leaf.level = q->level - rootLevel_;
+    // A tree is 2^q->level patches of the leaf's level long, hence the tree origin's shift.
     const auto c = Api::coords(*q);
     for (int a = 0; a < Dim; ++a)
       leaf.index[a] =

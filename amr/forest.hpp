@@ -1,6 +1,8 @@
 #pragma once
 // Forest<Dim>: the adaptive patch hierarchy on a p4est (2D) or p8est (3D) forest. The domain is a
-// brick of level-0 patches, one p4est tree each; every leaf of the forest carries one patch.
+// brick of level-0 patches; every leaf of the forest carries one patch. p4est trees are blocks of
+// 2^k level-0 patches per axis where the counts allow it (see the constructor), but every level
+// and index this class reports counts from the level-0 patches, whatever the trees.
 // The forest owns its p4est objects; the MPI communicator is the caller's.
 #include <memory>
 #include <mpi.h>
@@ -11,7 +13,8 @@
 
 namespace tessera::amr {
 
-// One leaf: its tree, its level and its position among all patches of that level in the domain
+// One leaf: its tree (the level-0 patch it lies in, numbered in forest order), its level (0 for
+// the level-0 patches) and its position among all patches of that level in the domain
 // (index[a] in [0, treesPerAxis[a] * 2^level)).
 template <int Dim>
 struct Leaf {
@@ -33,7 +36,8 @@ template <int Dim>
 class Forest {
 public:
   // A box of treesPerAxis level-0 patches, periodic along the axes so marked, uniformly refined
-  // to initialLevel.
+  // to initialLevel. Where every count is a multiple of 2^k, p4est sees a brick of
+  // treesPerAxis / 2^k trees refined to level k (k at most a fixed cap, see deepestLevel()).
   Forest(MPI_Comm comm, Vec<int, Dim> treesPerAxis, Vec<bool, Dim> periodic, int initialLevel);
   ~Forest();
   Forest(const Forest&) = delete;
@@ -51,7 +55,8 @@ public:
   // restore 2:1 balance across faces, edges and corners. flags has one entry per leaf.
   void adapt(std::span<const AdaptFlag> flags, int minLevel, int maxLevel);
 
-  // The deepest level p4est can refine to in this dimension.
+  // The deepest level a patch may reach in this dimension: p4est's deepest quadrant level less
+  // the largest k the constructor may choose.
   static int deepestLevel();
 
 private:
@@ -61,6 +66,7 @@ private:
   MPI_Comm comm_;
   Vec<int, Dim> treesPerAxis_;
   Vec<bool, Dim> periodic_;
+  int rootLevel_; // k: the quadrant level of the level-0 patches
   std::unique_ptr<State> state_;
   std::vector<Leaf<Dim>> leaves_;
 };

@@ -2,7 +2,10 @@
 // p4est (2D) and p8est (3D) behind one compile-time interface, so that Forest<Dim> is written once.
 // The two libraries have the same functions under different prefixes and types; this traits
 // class names them for each dimension.
+#include <cstdint>
+#include <p4est_bits.h>
 #include <p4est_extended.h>
+#include <p8est_bits.h>
 #include <p8est_extended.h>
 
 #include "engine/small_vector.hpp"
@@ -45,6 +48,10 @@ struct P4est<2> {
   static void destroy(Forest* f) { p4est_destroy(f); }
   static void destroy(Connectivity* c) { p4est_connectivity_destroy(c); }
   static Vec<p4est_qcoord_t, 2> coords(const Quadrant& q) { return {{q.x, q.y}}; }
+  // The Morton position, within its tree, of q's ancestor on `level` (at most q's level).
+  static std::uint64_t linearId(const Quadrant& q, int level) {
+    return p4est_quadrant_linear_id(&q, level);
+  }
 };
 
 template <>
@@ -81,6 +88,9 @@ struct P4est<3> {
   static void destroy(Forest* f) { p8est_destroy(f); }
   static void destroy(Connectivity* c) { p8est_connectivity_destroy(c); }
   static Vec<p4est_qcoord_t, 3> coords(const Quadrant& q) { return {{q.x, q.y, q.z}}; }
+  static std::uint64_t linearId(const Quadrant& q, int level) {
+    return p8est_quadrant_linear_id(&q, level);
+  }
 };
 
 } // namespace tessera::amr

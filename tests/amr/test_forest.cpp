@@ -98,6 +98,60 @@ TEST(Forest, UniformBrickHasEveryPositionOnce) {
   EXPECT_EQ(cells.size(), 6u) << "six trees in six different brick cells";
 }
 
+// The Morton position of a cell among all cells of a power-of-two square or cube, x bit lowest.
+template <int Dim>
+long long mortonOf(Vec<int, Dim> index) {
+  long long m = 0;
+  for (int bit = 0; bit < 20; ++bit)
+    for (int a = 0; a < Dim; ++a)
+      m |= (long long)((index[a] >> bit) & 1) << (Dim * bit + a);
+  return m;
+}
+
+// Counts that are multiples of two put several level-0 patches in one p4est tree; the leaves must
+// still come in the order of one tree per patch, which on a power-of-two brick is the Morton order
+// of the whole domain, and name their level-0 patch in that order.
+template <int Dim>
+void expectMortonOrderOnPowerOfTwoBrick(Vec<int, Dim> trees) {
+  Forest<Dim> forest(MPI_COMM_WORLD, trees, Vec<bool, Dim>{}, 1);
+  const auto& leaves = forest.leaves();
+  for (std::size_t i = 0; i < leaves.size(); ++i) {
+    EXPECT_EQ(leaves[i].level, 1);
+    EXPECT_EQ(mortonOf(leaves[i].index), (long long)i) << "leaf " << i;
+    Vec<int, Dim> level0;
+    for (int a = 0; a < Dim; ++a)
+      level0[a] = leaves[i].index[a] / 2;
+    EXPECT_EQ(leaves[i].tree, mortonOf(level0)) << "leaf " << i;
+  }
+}
+
+TEST(Forest, SeveralPatchesPerTreeKeepTheOrderOfOneTreePerPatch) {
+  expectMortonOrderOnPowerOfTwoBrick<2>({{4, 4}});
+  expectMortonOrderOnPowerOfTwoBrick<3>({{2, 2, 2}});
+}
+
+TEST(Forest, LevelLimitsCountFromTheLevelZeroPatches) {
+  // 2 x 2 x 2 patches make one tree whose level-0 patches are a family p4est could coarsen.
+  Forest<3> forest(MPI_COMM_WORLD, {{2, 2, 2}}, {{false, false, false}}, 0);
+  ASSERT_EQ(forest.leaves().size(), 8u);
+  std::vector<AdaptFlag> flags(8, AdaptFlag::Coarsen);
+  forest.adapt(flags, 0, 2);
+  ASSERT_EQ(forest.leaves().size(), 8u);
+  for (const auto& leaf : forest.leaves())
+    EXPECT_EQ(leaf.level, 0);
+  flags.assign(8, AdaptFlag::Refine);
+  forest.adapt(flags, 0, 1);
+  ASSERT_EQ(forest.leaves().size(), 64u);
+  flags.assign(64, AdaptFlag::Refine);
+  forest.adapt(flags, 0, 1);
+  EXPECT_EQ(forest.leaves().size(), 64u);
+  flags.assign(64, AdaptFlag::Coarsen);
+  forest.adapt(flags, 1, 2);
+  EXPECT_EQ(forest.leaves().size(), 64u);
+  forest.adapt(flags, 0, 2);
+  EXPECT_EQ(forest.leaves().size(), 8u);
+}
+
 TEST(Forest, RefineOneLeafThenCoarsenItsChildren) {
   Forest<3> forest(MPI_COMM_WORLD, {{1, 1, 1}}, {{false, false, false}}, 1);
   ASSERT_EQ(forest.leaves().size(), 8u);
@@ -143,6 +197,13 @@ TEST(Forest, RandomAdaptsKeepTwoToOneBalance2D) {
 
 TEST(Forest, RandomAdaptsKeepTwoToOneBalance3D) {
   randomAdaptsStayBalanced<3>({{1, 2, 1}}, {{false, true, true}}, 4);
+}
+
+// Even counts: blocks of 2 x 2 (x 2) and 4 x 4 patches per tree, periodic images across them.
+TEST(Forest, RandomAdaptsKeepTwoToOneBalanceWithSeveralPatchesPerTree) {
+  randomAdaptsStayBalanced<2>({{4, 6}}, {{true, false}}, 8);
+  randomAdaptsStayBalanced<2>({{8, 4}}, {{true, true}}, 6);
+  randomAdaptsStayBalanced<3>({{2, 2, 4}}, {{false, true, true}}, 4);
 }
 
 TEST(Forest, RejectsBadArguments) {

@@ -9,6 +9,9 @@
 #include <string>
 #include <sys/wait.h>
 
+#include "engine/backend.hpp"
+#include "engine/memory.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -147,6 +150,27 @@ TEST_F(TesseraCli, Inconsistent) {
 
 TEST_F(TesseraCli, MissingKey) {
   expectError(sodCase(), "--set initial.right={density=0.125}", 9, {"initial.right.pressure"});
+}
+
+// Where the run computes: "auto" says what it chose; "device" without a GPU stops with its own
+// exit code and says what is missing; anything else is an unknown choice.
+TEST_F(TesseraCli, AutoBackendSaysWhichItChose) {
+  const Result r = run("run " + writeCase(sodCase()).string() + " --set output.enabled=false");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  const bool onDevice =
+      tessera::compiledDeviceBackend() != tessera::Backend::Host && tessera::deviceAvailable();
+  EXPECT_NE(r.output.find(onDevice ? "back end cuda" : "back end host"), std::string::npos)
+      << r.output;
+}
+
+TEST_F(TesseraCli, DeviceBackendWithoutGpu) {
+  if (tessera::compiledDeviceBackend() != tessera::Backend::Host && tessera::deviceAvailable())
+    GTEST_SKIP() << "this machine has a GPU: run.backend = \"device\" runs";
+  expectError(sodCase(), "--set run.backend=device", 12, {"run.backend", "\"device\"", "GPU"});
+}
+
+TEST_F(TesseraCli, UnknownBackend) {
+  expectError(sodCase(), "--set run.backend=gpu", 7, {"run.backend", "\"gpu\""});
 }
 
 TEST_F(TesseraCli, AdaptiveRunWritesLevels) {

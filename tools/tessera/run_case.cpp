@@ -97,8 +97,10 @@ std::pair<AmrSettings, amr::IndicatorCriterion> readAmr(Config& cfg) {
 // run with exit code 12; "auto" says which it chose.
 MemorySpace readBackend(Config& cfg) {
   const std::string backend = cfg.getChoice("run.backend", "auto", {"auto", "host", "device"});
-  if (backend == "host")
+  if (backend == "host") {
+    std::printf("tessera: back end host (run.backend = \"host\")\n");
     return MemorySpace::Host;
+  }
   try {
     requireDevice();
   } catch (const std::runtime_error& missing) {
