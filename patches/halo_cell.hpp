@@ -41,6 +41,16 @@ TESSERA_INLINE double haloValue(const HaloOp<Dim>& op, const PatchLayout<Dim>& l
   }
 }
 
+// The sign variable v takes in op's halo: -1 for each reflection that flips it.
+template <int Dim>
+TESSERA_INLINE double haloSign(const HaloOp<Dim>& op, const double* parity, int numVars, int v) {
+  double sign = 1.0;
+  for (int a = 0; a < Dim; ++a)
+    if (op.reflectMask & (1 << a))
+      sign *= parity[a * numVars + v];
+  return sign;
+}
+
 // Writes every variable of halo cell c (in op's box) of patch op.dstPatch in `data`, from the
 // interior cells of op.srcPatch. `parity` holds Dim * numVars signs (ReflectionParity);
 // `fixedState` the numVars values of the op's inflow state, for Fixed operations only.
@@ -66,13 +76,8 @@ TESSERA_INLINE void fillHaloCell(const HaloOp<Dim>& op, const PatchLayout<Dim>& 
                               fixedState, u, first + k);
     for (int k = 0; k < kChunk; ++k) {
       const int v = first + k;
-      if (v < nv) {
-        double sign = 1.0;
-        for (int a = 0; a < Dim; ++a)
-          if (op.reflectMask & (1 << a))
-            sign *= parity[a * nv + v];
-        data[layout.index(op.dstPatch, v, c)] = sign * values[k];
-      }
+      if (v < nv)
+        data[layout.index(op.dstPatch, v, c)] = haloSign(op, parity, nv, v) * values[k];
     }
   }
 }

@@ -170,19 +170,38 @@ HaloPlan<Dim> buildUniformHaloPlan(const UniformPatchGrid<Dim>& grid,
 template <int Dim>
 void fillHalos(const HaloPlan<Dim>& plan, const PatchLayout<Dim>& layout,
                const ReflectionParity& parity, double* data) {
+  constexpr int kMaxVars = 32;
   const int nv = layout.numVars;
+  if (nv > kMaxVars)
+    throw std::invalid_argument("fillHalos: at most 32 variables per cell");
   if (parity.size() != std::size_t(Dim * nv))
     throw std::invalid_argument("fillHalos: reflection parity must have Dim * numVars entries");
   const std::ptrdiff_t numOps = std::ptrdiff_t(plan.ops.size());
 
+  // The same values as fillHaloCell (the device's per-cell form), with what is fixed for an
+  // operation (signs, source pointers) worked out once per operation: the host loop over a box
+  // is then a few loads and stores per cell.
 #pragma omp parallel for schedule(dynamic, 16)
   for (std::ptrdiff_t o = 0; o < numOps; ++o) {
     const HaloOp<Dim>& op = plan.ops[o];
     const double* fixed =
         op.source == HaloSource::Fixed ? plan.inflowStates[op.fixedState].data() : nullptr;
+    double sign[kMaxVars];
+    const double* src[kMaxVars];
+    double* dst[kMaxVars];
+    for (int v = 0; v < nv; ++v) {
+      sign[v] = haloSign(op, parity.data(), nv, v);
+      src[v] = data + layout.varOffset(op.srcPatch, v);
+      dst[v] = data + layout.varOffset(op.dstPatch, v);
+    }
     CellIndex<Dim> c = op.lo;
     while (true) {
-      fillHaloCell(op, layout, parity.data(), fixed, c, data);
+      CellIndex<Dim> u{};
+      for (int a = 0; a < Dim; ++a)
+        u[a] = op.scale[a] * c[a] + op.shift[a];
+      const int at = layout.cellOffset(c);
+      for (int v = 0; v < nv; ++v)
+        dst[v][at] = sign[v] * haloValue(op, layout, src[v], fixed, u, v);
       int a = 0; // advance the box's cell counter, x fastest
       for (; a < Dim; ++a) {
         if (++c[a] < op.hi[a])
