@@ -1,5 +1,6 @@
-// Device twin of refinementFlagsHost: one block per patch, threads over its interior cells, the
-// largest indicator reduced in shared memory (fmax: exact and order-free, as on the host).
+// Device twin of refinementFlagsHost: the criterion's quantity once per cell, then per patch the
+// largest indicator over its interior cells.
+#include "engine/device_array.hpp"
 #include "engine/gpu_runtime.hpp"
 #include "solvers/advection.hpp"
 #include "solvers/euler.hpp"
@@ -10,17 +11,41 @@ namespace {
 
 constexpr int kFlagThreads = 256;
 
+// The criterion's quantity at every cell of every patch, halo included, evaluated once: the
+// indicators then read it 2 Dim + 1 times per cell (a primitive quantity costs a division or
+// more per evaluation, and reads every variable of the cell).
 template <class PDE>
 __global__ void __launch_bounds__(kFlagThreads)
-    refinementFlagsKernel(PDE pde, PatchLayout<PDE::kDim> layout, amr::IndicatorCriterion criterion,
-                          const double* q, amr::AdaptFlag* flags) {
+    criterionQuantityKernel(PDE pde, PatchLayout<PDE::kDim> layout,
+                            amr::IndicatorCriterion criterion, const double* q,
+                            std::size_t numValues, double* quantity) {
+  const std::size_t i = std::size_t(blockIdx.x) * kFlagThreads + threadIdx.x;
+  if (i >= numValues)
+    return;
+  const std::size_t cells = layout.varStride();
+  const std::size_t patch = i / cells;
+  int offset = int(i % cells);
+  CellIndex<PDE::kDim> c;
+  for (int a = 0; a < PDE::kDim; ++a) {
+    c[a] = offset % layout.extent() - layout.halo;
+    offset /= layout.extent();
+  }
+  quantity[i] = CriterionQuantity<PDE>{pde, layout, criterion, q + patch * layout.patchStride()}(c);
+}
+
+// One block per patch, threads over its interior cells, the largest indicator reduced in shared
+// memory (fmax: exact and order-free, as on the host).
+template <int Dim>
+__global__ void __launch_bounds__(kFlagThreads)
+    refinementFlagsKernel(PatchLayout<Dim> layout, amr::IndicatorCriterion criterion,
+                          const double* quantity, amr::AdaptFlag* flags) {
   __shared__ double partial[kFlagThreads];
   const int p = blockIdx.x;
-  const CriterionQuantity<PDE> quantity{pde, layout, criterion, q + p * layout.patchStride()};
+  const double* patch = quantity + std::size_t(p) * layout.varStride();
+  const auto at = [&](const CellIndex<Dim>& c) { return patch[layout.cellOffset(c)]; };
   double largest = amr::indicatorFloor(criterion);
   for (int n = threadIdx.x; n < layout.interiorCells(); n += kFlagThreads)
-    largest = std::fmax(largest,
-                        amr::cellIndicator<PDE::kDim>(criterion, quantity, layout.interiorCell(n)));
+    largest = std::fmax(largest, amr::cellIndicator<Dim>(criterion, at, layout.interiorCell(n)));
   partial[threadIdx.x] = largest;
   __syncthreads();
   for (int s = kFlagThreads / 2; s > 0; s /= 2) {
@@ -40,7 +65,14 @@ void refinementFlagsDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                            int numPatches, amr::AdaptFlag* flags) {
   if (numPatches == 0)
     return;
-  refinementFlagsKernel<PDE><<<numPatches, kFlagThreads>>>(pde, layout, criterion, q, flags);
+  const std::size_t numValues = std::size_t(numPatches) * layout.varStride();
+  DeviceArray<double> quantity(numValues, MemorySpace::Device); // from the pool; freed in order
+  const unsigned blocks = unsigned((numValues + kFlagThreads - 1) / kFlagThreads);
+  criterionQuantityKernel<PDE>
+      <<<blocks, kFlagThreads>>>(pde, layout, criterion, q, numValues, quantity.data());
+  TESSERA_GPU_CHECK_LAUNCH();
+  refinementFlagsKernel<PDE::kDim>
+      <<<numPatches, kFlagThreads>>>(layout, criterion, quantity.data(), flags);
   TESSERA_GPU_CHECK_LAUNCH();
 }
 
