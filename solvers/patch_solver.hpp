@@ -101,6 +101,7 @@ public:
       current_ = std::move(initial);
     else
       current_.array().copyFrom(initial.array());
+    halosFilled_ = false;
     computeEigenvalues();
   }
 
@@ -119,6 +120,7 @@ public:
     }
     setPatches(std::move(geometry), std::move(plan), std::move(refluxPlan));
     current_ = std::move(fresh);
+    halosFilled_ = false;
     computeEigenvalues();
   }
 
@@ -133,7 +135,7 @@ public:
 
   void advance(double dt) {
     const bool refluxing = !refluxPlan_.empty();
-    {
+    if (!halosFilled_) {
       ScopedTimer t(times_.halo);
       fillCurrentHalos();
       waitForTimer();
@@ -164,6 +166,7 @@ public:
       waitForTimer();
     }
     std::swap(current_, next_);
+    halosFilled_ = false;
     time_ += dt;
     ++step_;
   }
@@ -181,6 +184,7 @@ public:
       fillHalos(plan_, layout_, parity_, current_.data());
     else if constexpr (kDeviceBuilt)
       device_->halo.fill(current_.data());
+    halosFilled_ = true; // the next step need not fill them again (a regrid that keeps the mesh)
   }
 
   // One flag per patch from a built-in criterion, evaluated where the state lives (halos filled).
@@ -219,7 +223,10 @@ public:
   std::span<const PatchGeometry<kDim>> geometry() const { return geometry_; }
   // The current state where it lives (device memory for a device solver).
   const PatchStore<kDim>& state() const { return current_; }
-  PatchStore<kDim>& state() { return current_; }
+  PatchStore<kDim>& state() {
+    halosFilled_ = false; // the caller may change the interior
+    return current_;
+  }
   // The current state in host memory, for output, host criteria and diagnostics: a device
   // solver copies it over on each call.
   const PatchStore<kDim>& hostState() const {
@@ -310,6 +317,7 @@ private:
   mutable PatchStore<kDim> hostMirror_{layout_, 0, MemorySpace::Host};
   DeviceArray<double> patchLambda_;
   DeviceArray<double> fluxRegister_;
+  bool halosFilled_ = false; // the current state's halos are up to date
   double time_ = 0.0;
   long long step_ = 0;
   StepTimes times_;
