@@ -7,6 +7,7 @@
 #include <cmath>
 #include <gtest/gtest.h>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "engine/device_array.hpp"
@@ -224,8 +225,14 @@ TEST_P(FusedUpdateDevice, EigenvaluesMatchTheHostTwin) {
   expectEigenvaluesMatchHost(advection<3>(), scalarPulse<3>(), GetParam().n);
 }
 
+std::string sizeName(const ::testing::TestParamInfo<Size>& size) {
+  std::ostringstream name;
+  name << "N" << size.param.n << "Halo" << size.param.halo;
+  return name.str();
+}
+
 INSTANTIATE_TEST_SUITE_P(PatchSizes, FusedUpdateDevice,
-                         ::testing::Values(Size{8, 1}, Size{16, 2}, Size{32, 1}));
+                         ::testing::Values(Size{8, 1}, Size{16, 2}, Size{32, 1}), sizeName);
 
 // A cell of negative pressure has no sound speed: its patch's eigenvalue must come out NaN from
 // the update and from the eigenvalue kernel, whatever the other cells give.
