@@ -58,6 +58,16 @@ inline void requireDevice() {
                              " build of Tessera, but no GPU is visible");
 }
 
+// The PDE's reflection signs in the layout the halo plans read (ReflectionParity).
+template <ConservationLaw PDE>
+ReflectionParity reflectionParityOf() {
+  ReflectionParity parity(PDE::kDim * PDE::kNumVars);
+  for (int a = 0; a < PDE::kDim; ++a)
+    for (int v = 0; v < PDE::kNumVars; ++v)
+      parity[a * PDE::kNumVars + v] = PDE::reflectionParity(v, a);
+  return parity;
+}
+
 template <ConservationLaw PDE>
 class PatchSolver {
 public:
@@ -70,7 +80,7 @@ public:
   PatchSolver(PDE pde, PatchLayout<kDim> layout, std::vector<PatchGeometry<kDim>> geometry,
               HaloPlan<kDim> plan, double cfl, std::vector<RefluxOp<kDim>> refluxPlan = {},
               MemorySpace space = MemorySpace::Host)
-      : pde_(pde), layout_(layout), parity_(reflectionParity()), cfl_(cfl), space_(space) {
+      : pde_(pde), layout_(layout), parity_(reflectionParityOf<PDE>()), cfl_(cfl), space_(space) {
     if (space_ == MemorySpace::Device) {
       requireDevice();
       device_ = std::make_unique<DeviceResources>();
@@ -293,14 +303,6 @@ private:
   void waitForTimer() const {
     if (space_ == MemorySpace::Device)
       synchronizeDevice();
-  }
-
-  static ReflectionParity reflectionParity() {
-    ReflectionParity parity(kDim * PDE::kNumVars);
-    for (int a = 0; a < kDim; ++a)
-      for (int v = 0; v < PDE::kNumVars; ++v)
-        parity[a * PDE::kNumVars + v] = PDE::reflectionParity(v, a);
-    return parity;
   }
 
   PDE pde_;

@@ -18,6 +18,7 @@
 #include "solvers/initial_conditions.hpp"
 #include "solvers/rusanov_update_device.hpp"
 #include "solvers/rusanov_update_host.hpp"
+#include "tests/support/filled_grid.hpp"
 
 namespace tessera {
 namespace {
@@ -29,45 +30,19 @@ void expectClose(double device, double host, const char* what, std::size_t i) {
 }
 
 // A small grid of patches holding `ic`, halos filled: x reflecting, y periodic, z reflecting.
-template <int Dim>
-struct FilledGrid {
-  UniformPatchGrid<Dim> grid;
-  std::vector<PatchGeometry<Dim>> geometry;
-  PatchStore<Dim> q;
-
-  template <class PDE, class Initial>
-  FilledGrid(const PDE&, const Initial& ic, int n, int halo)
-      : grid(PatchLayout<Dim>{n, halo, PDE::kNumVars}, patchesPerAxis(), Vec<double, Dim>{},
-             Vec<double, Dim>::filled(1.0)),
-        geometry(grid.geometries()), q(grid.layout(), grid.numPatches(), MemorySpace::Host) {
-    const auto& layout = grid.layout();
-    for (int p = 0; p < grid.numPatches(); ++p)
-      for (int c = 0; c < layout.interiorCells(); ++c) {
-        const CellIndex<Dim> cell = layout.interiorCell(c);
-        Vec<double, Dim> x;
-        for (int a = 0; a < Dim; ++a)
-          x[a] = geometry[p].cellCenter(a, cell[a]);
-        const auto state = ic(x);
-        for (int v = 0; v < PDE::kNumVars; ++v)
-          q.at(p, v, cell) = state[v];
-      }
-    ReflectionParity parity(Dim * PDE::kNumVars);
-    for (int a = 0; a < Dim; ++a)
-      for (int v = 0; v < PDE::kNumVars; ++v)
-        parity[a * PDE::kNumVars + v] = PDE::reflectionParity(v, a);
-    DomainBoundary<Dim> boundary = DomainBoundary<Dim>::all(BoundaryKind::Reflecting);
-    boundary.kind[1] = {BoundaryKind::Periodic, BoundaryKind::Periodic};
-    fillHalos(buildUniformHaloPlan(grid, boundary), layout, parity, q.data());
-  }
-
-  // Few patches in 3D keep the host twin of 32^3 patches quick; 2D has room for more.
-  static Vec<int, Dim> patchesPerAxis() {
-    if constexpr (Dim == 2)
-      return {{7, 5}};
-    else
-      return {{3, 2, 2}};
-  }
-};
+// Few patches in 3D keep the host twin of 32^3 patches quick; 2D has room for more.
+template <int Dim, class PDE, class Initial>
+test::FilledGrid<Dim> filledGrid(const PDE& pde, const Initial& ic, int n, int halo) {
+  DomainBoundary<Dim> boundary = DomainBoundary<Dim>::all(BoundaryKind::Reflecting);
+  boundary.kind[1] = {BoundaryKind::Periodic, BoundaryKind::Periodic};
+  Vec<int, Dim> patches;
+  if constexpr (Dim == 2)
+    patches = {{7, 5}};
+  else
+    patches = {{3, 2, 2}};
+  return test::FilledGrid<Dim>(pde, ic, PatchLayout<Dim>{n, halo, PDE::kNumVars}, patches,
+                               Vec<double, Dim>::filled(1.0), boundary);
+}
 
 template <class T>
 DeviceArray<T> toDevice(const std::vector<T>& host) {
@@ -86,7 +61,7 @@ std::vector<T> toHost(const DeviceArray<T>& d) {
 template <class PDE, class Initial>
 void expectUpdateMatchesHost(const PDE& pde, const Initial& ic, int n, int halo) {
   constexpr int kDim = PDE::kDim;
-  FilledGrid<kDim> filled(pde, ic, n, halo);
+  const auto filled = filledGrid<kDim>(pde, ic, n, halo);
   const auto& layout = filled.grid.layout();
   const int numPatches = filled.grid.numPatches();
   const std::size_t registerSize =
@@ -134,7 +109,7 @@ void expectUpdateMatchesHost(const PDE& pde, const Initial& ic, int n, int halo)
 template <class PDE, class Initial>
 void expectEigenvaluesMatchHost(const PDE& pde, const Initial& ic, int n) {
   constexpr int kDim = PDE::kDim;
-  FilledGrid<kDim> filled(pde, ic, n, 1);
+  const auto filled = filledGrid<kDim>(pde, ic, n, 1);
   const auto& layout = filled.grid.layout();
   const int numPatches = filled.grid.numPatches();
   std::vector<double> hostLambda(numPatches);
@@ -240,7 +215,7 @@ TEST(FusedUpdateDeviceNaN, ANegativePressureGivesANaNEigenvalue) {
   if (!deviceAvailable())
     GTEST_SKIP() << "no GPU visible";
   const auto ic = eulerPulse<3>();
-  FilledGrid<3> filled(ic.pde, ic, 8, 1);
+  auto filled = filledGrid<3>(ic.pde, ic, 8, 1);
   const auto& layout = filled.grid.layout();
   const int numPatches = filled.grid.numPatches(), bad = 2;
   filled.q.at(bad, Euler<3>::kEnergy, {{3, 4, 5}}) = -1.0;

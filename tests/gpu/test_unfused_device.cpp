@@ -13,6 +13,7 @@
 #include "solvers/initial_conditions.hpp"
 #include "solvers/rusanov_unfused_device.hpp"
 #include "solvers/rusanov_update_host.hpp"
+#include "tests/support/filled_grid.hpp"
 
 namespace tessera {
 namespace {
@@ -38,29 +39,15 @@ Vec<double, Dim> domainUpper() {
 template <class PDE, class Initial>
 void expectUnfusedMatchesHost(const PDE& pde, const Initial& ic, int n) {
   constexpr int Dim = PDE::kDim;
-  const UniformPatchGrid<Dim> grid(PatchLayout<Dim>{n, 1, PDE::kNumVars}, patchesPerAxis<Dim>(),
-                                   Vec<double, Dim>::filled(0.0), domainUpper<Dim>());
-  const auto& layout = grid.layout();
-  const auto geometry = grid.geometries();
-  PatchStore<Dim> q(layout, grid.numPatches(), MemorySpace::Host);
-  for (int p = 0; p < grid.numPatches(); ++p)
-    for (int c = 0; c < layout.interiorCells(); ++c) {
-      const CellIndex<Dim> cell = layout.interiorCell(c);
-      Vec<double, Dim> x;
-      for (int a = 0; a < Dim; ++a)
-        x[a] = geometry[p].cellCenter(a, cell[a]);
-      const auto state = ic(x);
-      for (int v = 0; v < PDE::kNumVars; ++v)
-        q.at(p, v, cell) = state[v];
-    }
-  ReflectionParity parity(Dim * PDE::kNumVars);
-  for (int a = 0; a < Dim; ++a)
-    for (int v = 0; v < PDE::kNumVars; ++v)
-      parity[a * PDE::kNumVars + v] = PDE::reflectionParity(v, a);
   // Walls on x (mirrored halos), periodic on the other axes: both kinds of halo reach the faces.
   DomainBoundary<Dim> boundary = DomainBoundary<Dim>::all(BoundaryKind::Periodic);
   boundary.kind[0] = {BoundaryKind::Reflecting, BoundaryKind::Reflecting};
-  fillHalos(buildUniformHaloPlan(grid, boundary), layout, parity, q.data());
+  const test::FilledGrid<Dim> filled(pde, ic, PatchLayout<Dim>{n, 1, PDE::kNumVars},
+                                     patchesPerAxis<Dim>(), domainUpper<Dim>(), boundary);
+  const auto& grid = filled.grid;
+  const auto& layout = grid.layout();
+  const auto& geometry = filled.geometry;
+  const PatchStore<Dim>& q = filled.q;
 
   const double dt = 0.2 * geometry[0].minSpacing();
   std::vector<double> hostNew(q.array().size(), 0.0), hostLambda(grid.numPatches());

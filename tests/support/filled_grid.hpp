@@ -1,0 +1,40 @@
+#pragma once
+// A uniform grid of patches holding a PDE's initial data with its halos filled: the set-up the
+// tests share that compare a device kernel with its host twin.
+#include <vector>
+
+#include "patches/boundary.hpp"
+#include "patches/halo_plan.hpp"
+#include "patches/patch_store.hpp"
+#include "patches/uniform_patch_grid.hpp"
+#include "solvers/patch_solver.hpp"
+
+namespace tessera::test {
+
+template <int Dim>
+struct FilledGrid {
+  UniformPatchGrid<Dim> grid;
+  std::vector<PatchGeometry<Dim>> geometry;
+  PatchStore<Dim> q;
+
+  // Patches of `layout` over [0, upper], every interior cell set to ic(cell centre).
+  template <class PDE, class Initial>
+  FilledGrid(const PDE&, const Initial& ic, PatchLayout<Dim> layout, Vec<int, Dim> patches,
+             Vec<double, Dim> upper, const DomainBoundary<Dim>& boundary)
+      : grid(layout, patches, Vec<double, Dim>::filled(0.0), upper), geometry(grid.geometries()),
+        q(layout, grid.numPatches(), MemorySpace::Host) {
+    for (int p = 0; p < grid.numPatches(); ++p)
+      for (int c = 0; c < layout.interiorCells(); ++c) {
+        const CellIndex<Dim> cell = layout.interiorCell(c);
+        Vec<double, Dim> x;
+        for (int a = 0; a < Dim; ++a)
+          x[a] = geometry[p].cellCenter(a, cell[a]);
+        const auto state = ic(x);
+        for (int v = 0; v < PDE::kNumVars; ++v)
+          q.at(p, v, cell) = state[v];
+      }
+    fillHalos(buildUniformHaloPlan(grid, boundary), layout, reflectionParityOf<PDE>(), q.data());
+  }
+};
+
+} // namespace tessera::test
