@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "engine/memory.hpp"
 
@@ -80,5 +81,13 @@ private:
   std::size_t size_ = 0;
   MemorySpace space_ = MemorySpace::Host;
 };
+
+// A device copy of host data: the usual way to upload a plan or a test's input.
+template <class T>
+DeviceArray<T> toDevice(const std::vector<T>& host) {
+  DeviceArray<T> device(host.size(), MemorySpace::Device);
+  device.copyFromHost(host);
+  return device;
+}
 
 } // namespace tessera

@@ -30,13 +30,6 @@ constexpr int kHaloFillThreads = 256;
 // spilled; 64 (4 blocks) holds them.
 constexpr int kHaloFillBlocksPerSM = 4;
 
-template <class T>
-DeviceArray<T> toDevice(const std::vector<T>& host) {
-  DeviceArray<T> device(host.size(), MemorySpace::Device);
-  device.copyFromHost(host);
-  return device;
-}
-
 // The last operation starting at or before cell i, among ops [lo, hi]; empty boxes share their
 // successor's start, so they are never picked.
 __device__ inline int opOfCell(const std::uint64_t* __restrict__ opStart, int lo, int hi,

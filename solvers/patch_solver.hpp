@@ -124,9 +124,7 @@ public:
     if (space_ == MemorySpace::Host) {
       remapPatchData<kDim>(layout_, remap, current_.data(), fresh.data());
     } else if constexpr (kDeviceBuilt) {
-      DeviceArray<RemapOp<kDim>> onDevice(remap.size(), MemorySpace::Device);
-      onDevice.copyFromHost(remap);
-      remapPatchDataDevice<kDim>(layout_, onDevice, current_.data(), fresh.data());
+      remapPatchDataDevice<kDim>(layout_, toDevice(remap), current_.data(), fresh.data());
     }
     setPatches(std::move(geometry), std::move(plan), std::move(refluxPlan));
     current_ = std::move(fresh);

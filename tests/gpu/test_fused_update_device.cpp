@@ -45,13 +45,6 @@ test::FilledGrid<Dim> filledGrid(const PDE& pde, const Initial& ic, int n, int h
 }
 
 template <class T>
-DeviceArray<T> toDevice(const std::vector<T>& host) {
-  DeviceArray<T> d(host.size(), MemorySpace::Device);
-  d.copyFromHost(host);
-  return d;
-}
-
-template <class T>
 std::vector<T> toHost(const DeviceArray<T>& d) {
   std::vector<T> host(d.size());
   d.copyToHost(host);

@@ -115,13 +115,6 @@ std::vector<double> interiorOnlyData(const PatchLayout<Dim>& layout, int numPatc
 }
 
 template <class T>
-DeviceArray<T> toDevice(const std::vector<T>& host) {
-  DeviceArray<T> device(host.size(), MemorySpace::Device);
-  device.copyFromHost(host);
-  return device;
-}
-
-template <class T>
 std::vector<T> toHost(const DeviceArray<T>& device) {
   std::vector<T> host(device.size());
   device.copyToHost(host);
