@@ -1,0 +1,347 @@
+#include "io/gmsh_reader.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <climits>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <span>
+#include <sstream>
+#include <unordered_map>
+
+namespace tessera::io {
+
+namespace {
+
+using unstructured::CellShape;
+using unstructured::MeshDescription;
+
+enum class Role { Cell, Face, Ignored };
+
+struct ElementType {
+  Role role;
+  CellShape shape; // cells only
+  int nodes;
+};
+
+std::optional<ElementType> elementType(long long gmshType) {
+  switch (gmshType) {
+  case 1:
+    return ElementType{Role::Ignored, CellShape::Tetrahedron, 2};
+  case 15:
+    return ElementType{Role::Ignored, CellShape::Tetrahedron, 1};
+  case 2:
+    return ElementType{Role::Face, CellShape::Tetrahedron, 3};
+  case 3:
+    return ElementType{Role::Face, CellShape::Tetrahedron, 4};
+  case 4:
+    return ElementType{Role::Cell, CellShape::Tetrahedron, 4};
+  case 5:
+    return ElementType{Role::Cell, CellShape::Hexahedron, 8};
+  case 6:
+    return ElementType{Role::Cell, CellShape::Prism, 6};
+  case 7:
+    return ElementType{Role::Cell, CellShape::Pyramid, 5};
+  default:
+    return std::nullopt;
+  }
+}
+
+class GmshReader {
+public:
+  explicit GmshReader(const std::filesystem::path& file) : text_(file, '\0') {}
+
+  MeshDescription read() {
+    if (!text_.next() || text_.line() != "$MeshFormat")
+      text_.fail("not a Gmsh mesh: the file must begin with $MeshFormat");
+    readFormat();
+    bool seenNodes = false, seenElements = false;
+    while (text_.next()) {
+      const std::string section(text_.line());
+      if (section == "$PhysicalNames") {
+        readPhysicalNames();
+      } else if (section == "$Entities" && version41_) {
+        // Element blocks look up their surface's physical tag, so it must be known first.
+        if (seenElements)
+          text_.fail("$Entities after $Elements");
+        readEntities();
+      } else if (section == "$Nodes") {
+        if (seenNodes)
+          text_.fail("a second $Nodes section");
+        seenNodes = true;
+        version41_ ? readNodes41() : readNodes22();
+      } else if (section == "$Elements") {
+        if (seenElements)
+          text_.fail("a second $Elements section");
+        seenElements = true;
+        version41_ ? readElements41() : readElements22();
+      } else if (section.starts_with('$') && !section.starts_with("$End")) {
+        skipSection(section);
+      } else {
+        text_.fail("expected a section such as $Nodes, found '" + section + "'");
+      }
+    }
+    if (!seenNodes || !seenElements)
+      text_.fail(std::string("the file has no ") + (seenNodes ? "$Elements" : "$Nodes") +
+                 " section");
+    if (mesh_.cellShapes.empty())
+      text_.fail("no tetrahedra, hexahedra, prisms or pyramids: only 3D meshes are supported");
+    return std::move(mesh_);
+  }
+
+private:
+  void readFormat() {
+    text_.require("the version line of $MeshFormat");
+    text_.expectTokens(3, "version, file type, data size");
+    const auto version = text_.tokens()[0];
+    if (version != "2.2" && version != "4.1")
+      text_.fail("MSH version " + std::string(version) + " is not supported (2.2 and 4.1 are)");
+    version41_ = version == "4.1";
+    if (text_.integer(std::size_t{1}) != 0)
+      text_.fail("a binary MSH file: only ASCII is supported");
+    text_.integer(std::size_t{2});
+    endSection("$EndMeshFormat", "");
+  }
+
+  // The next record of a section; a '$' line here means the section's count was too large.
+  void record(const std::string& what) {
+    text_.require(what);
+    if (text_.line().starts_with('$'))
+      text_.fail("expected " + what + ", found '" + std::string(text_.line()) +
+                 "': the section ends before its count says");
+  }
+
+  void endSection(const std::string& end, const std::string& countNote) {
+    text_.require(end);
+    if (text_.line() != end)
+      text_.fail("expected " + end + countNote + ", found '" + std::string(text_.line()) + "'");
+  }
+
+  int count(std::size_t token) const {
+    const long long n = text_.integer(token);
+    if (n < 0 || n > INT_MAX)
+      text_.fail("count " + std::to_string(n) + " out of range");
+    return int(n);
+  }
+
+  static std::string afterCount(int n, const std::string& what) {
+    return " after the " + std::to_string(n) + " " + what + " the count announces";
+  }
+
+  void skipSection(const std::string& section) {
+    const std::string end = "$End" + section.substr(1);
+    do
+      text_.require(end);
+    while (text_.line() != end);
+  }
+
+  void readPhysicalNames() {
+    record("the number of physical names");
+    text_.expectTokens(1, "number of physical names");
+    const int n = count(0);
+    for (int i = 0; i < n; ++i) {
+      record("a physical name");
+      const auto line = text_.line();
+      const auto open = line.find('"'), close = line.rfind('"');
+      if (open == std::string_view::npos || close == open)
+        text_.fail("expected 'dimension tag \"name\"', found '" + std::string(line) + "'");
+      const auto numbers = detail::splitTokens(line.substr(0, open));
+      if (numbers.size() != 2)
+        text_.fail("expected 'dimension tag \"name\"', found '" + std::string(line) + "'");
+      if (text_.integer(numbers[0]) == 2)
+        mesh_.tagNames[tag(text_.integer(numbers[1]))] =
+            std::string(line.substr(open + 1, close - open - 1));
+    }
+    endSection("$EndPhysicalNames", afterCount(n, "names"));
+  }
+
+  int tag(long long value) const {
+    if (value < INT_MIN || value > INT_MAX)
+      text_.fail("tag " + std::to_string(value) + " out of range");
+    return int(value);
+  }
+
+  void readEntities() {
+    record("the entity counts");
+    text_.expectTokens(4, "numbers of points, curves, surfaces and volumes");
+    const std::array<int, 4> counts{count(0), count(1), count(2), count(3)};
+    for (int dim = 0; dim < 4; ++dim)
+      for (int i = 0; i < counts[std::size_t(dim)]; ++i) {
+        record("an entity of dimension " + std::to_string(dim));
+        // Points: tag x y z nPhysical physical...; others: tag bounding box (6) nPhysical
+        // physical... nBounding bounding...
+        const std::size_t physicalAt = dim == 0 ? 4 : 7;
+        const int physicals = count(physicalAt);
+        std::size_t expected = physicalAt + 1 + std::size_t(physicals);
+        if (dim > 0)
+          expected += 1 + std::size_t(count(expected));
+        text_.expectTokens(expected, "an entity of dimension " + std::to_string(dim));
+        // Checked although unused: a malformed entity is an error, not data skipped.
+        for (std::size_t t = 1; t < expected; ++t)
+          if (t < physicalAt)
+            text_.real(t);
+          else
+            text_.integer(t);
+        if (dim == 2)
+          surfacePhysical_[text_.integer(std::size_t{0})] =
+              tag(text_.integer(physicals > 0 ? physicalAt + 1 : 0));
+      }
+    endSection("$EndEntities", "");
+    haveEntities_ = true;
+  }
+
+  void addNode(long long gmshTag, std::size_t firstCoordinate) {
+    const int index = int(mesh_.nodes.size());
+    if (!nodeIndex_.emplace(gmshTag, index).second)
+      text_.fail("node tag " + std::to_string(gmshTag) + " appears twice");
+    mesh_.nodes.push_back({text_.real(firstCoordinate), text_.real(firstCoordinate + 1),
+                           text_.real(firstCoordinate + 2)});
+  }
+
+  void readNodes22() {
+    record("the number of nodes");
+    text_.expectTokens(1, "number of nodes");
+    const int n = count(0);
+    mesh_.nodes.reserve(std::size_t(n));
+    for (int i = 0; i < n; ++i) {
+      record("a node");
+      text_.expectTokens(4, "node tag, x, y, z");
+      addNode(text_.integer(std::size_t{0}), 1);
+    }
+    endSection("$EndNodes", afterCount(n, "nodes"));
+  }
+
+  void readNodes41() {
+    record("the node counts");
+    text_.expectTokens(4, "number of blocks, number of nodes, minimum and maximum tags");
+    const int headerLine = text_.lineNumber();
+    const int blocks = count(0), n = count(1);
+    mesh_.nodes.reserve(std::size_t(n));
+    std::vector<long long> tags;
+    for (int b = 0; b < blocks; ++b) {
+      record("a node block");
+      text_.expectTokens(4, "entity dimension, entity tag, parametric, number of nodes");
+      const long long dim = text_.integer(std::size_t{0});
+      const bool parametric = text_.integer(std::size_t{2}) != 0;
+      const int inBlock = count(3);
+      // Parametric nodes carry one parametric coordinate per dimension of their entity.
+      const std::size_t values = 3 + (parametric ? std::size_t(std::clamp(dim, 0LL, 3LL)) : 0);
+      tags.clear();
+      for (int i = 0; i < inBlock; ++i) {
+        record("a node tag");
+        text_.expectTokens(1, "node tag");
+        tags.push_back(text_.integer(std::size_t{0}));
+      }
+      for (int i = 0; i < inBlock; ++i) {
+        record("node coordinates");
+        text_.expectTokens(values, "node coordinates");
+        addNode(tags[std::size_t(i)], 0);
+      }
+    }
+    if (mesh_.nodes.size() != std::size_t(n))
+      text_.failAt(headerLine, "the header announces " + std::to_string(n) +
+                                   " nodes, the blocks hold " + std::to_string(mesh_.nodes.size()));
+    endSection("$EndNodes", afterCount(blocks, "node blocks"));
+  }
+
+  int node(std::string_view token) const {
+    const long long gmshTag = text_.integer(token);
+    const auto it = nodeIndex_.find(gmshTag);
+    if (it == nodeIndex_.end())
+      text_.fail("node tag " + std::to_string(gmshTag) + " does not exist");
+    return it->second;
+  }
+
+  ElementType type(long long gmshType) const {
+    const auto type = elementType(gmshType);
+    if (!type)
+      text_.fail("element type " + std::to_string(gmshType) +
+                 " is not supported in a 3D mesh (tetrahedra, hexahedra, prisms, pyramids, "
+                 "triangles, quadrangles; lines and points are ignored)");
+    return *type;
+  }
+
+  void addElement(const ElementType& type, std::size_t firstNode, int faceTag) {
+    if (type.role == Role::Ignored)
+      return;
+    std::array<int, 8> nodes{};
+    for (std::size_t i = 0; i < std::size_t(type.nodes); ++i)
+      nodes[i] = node(text_.tokens()[firstNode + i]);
+    const std::span<const int> row(nodes.data(), std::size_t(type.nodes));
+    if (type.role == Role::Cell) {
+      mesh_.cellShapes.push_back(type.shape);
+      mesh_.cellNodes.appendRow(row);
+    } else {
+      mesh_.boundaryFaceNodes.appendRow(row);
+      mesh_.boundaryTags.push_back(faceTag);
+    }
+  }
+
+  void readElements22() {
+    record("the number of elements");
+    text_.expectTokens(1, "number of elements");
+    const int n = count(0);
+    for (int i = 0; i < n; ++i) {
+      record("an element");
+      // tag type numberOfTags tags... nodes...
+      const auto element = type(text_.integer(std::size_t{1}));
+      const int tags = count(2);
+      const std::size_t firstNode = 3 + std::size_t(tags);
+      text_.expectTokens(firstNode + std::size_t(element.nodes),
+                         "element tag, type, number of tags, tags, nodes");
+      addElement(element, firstNode, tags > 0 ? tag(text_.integer(std::size_t{3})) : 0);
+    }
+    endSection("$EndElements", afterCount(n, "elements"));
+  }
+
+  void readElements41() {
+    record("the element counts");
+    text_.expectTokens(4, "number of blocks, number of elements, minimum and maximum tags");
+    const int headerLine = text_.lineNumber();
+    const int blocks = count(0), n = count(1);
+    long long read = 0;
+    for (int b = 0; b < blocks; ++b) {
+      record("an element block");
+      text_.expectTokens(4, "entity dimension, entity tag, element type, number of elements");
+      const long long entity = text_.integer(std::size_t{1});
+      const auto element = type(text_.integer(std::size_t{2}));
+      const int inBlock = count(3);
+      int faceTag = 0;
+      if (element.role == Role::Face) {
+        const auto it = surfacePhysical_.find(entity);
+        if (haveEntities_ && it == surfacePhysical_.end())
+          text_.fail("surface " + std::to_string(entity) + " is not listed in $Entities");
+        faceTag = haveEntities_ ? it->second : tag(entity);
+      }
+      for (int i = 0; i < inBlock; ++i) {
+        record("an element");
+        text_.expectTokens(1 + std::size_t(element.nodes), "element tag, nodes");
+        text_.integer(std::size_t{0});
+        addElement(element, 1, faceTag);
+      }
+      read += inBlock;
+    }
+    if (read != n)
+      text_.failAt(headerLine, "the header announces " + std::to_string(n) +
+                                   " elements, the blocks hold " + std::to_string(read));
+    endSection("$EndElements", afterCount(blocks, "element blocks"));
+  }
+
+  detail::MeshText text_;
+  MeshDescription mesh_;
+  bool version41_ = false;
+  bool haveEntities_ = false;
+  std::unordered_map<long long, int> nodeIndex_;
+  std::map<long long, int> surfacePhysical_; // 4.1: surface entity tag -> its face tag
+};
+
+} // namespace
+
+unstructured::MeshDescription readGmsh(const std::filesystem::path& file) {
+  return GmshReader(file).read();
+}
+
+} // namespace tessera::io

@@ -1,0 +1,333 @@
+// Mesh readers: one small mixed mesh (hexahedron, prism, pyramid, tetrahedron and four tagged
+// boundary faces) written as Gmsh 2.2, Gmsh 4.1 and SU2 must read to the same MeshDescription;
+// each kind of malformed file must throw a MeshReadError naming the file and the line.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <gtest/gtest.h>
+#include <string>
+
+#include "io/gmsh_reader.hpp"
+#include "io/su2_reader.hpp"
+
+namespace tessera::io {
+namespace {
+
+using unstructured::CellShape;
+using unstructured::MeshDescription;
+
+// Gmsh node tags are sparse (node i has tag 10 (i + 1)); elements that are not cells or faces
+// (a point, a line) and a volume physical name must be ignored.
+const std::string gmsh22 = R"($MeshFormat
+2.2 0 8
+$EndMeshFormat
+$PhysicalNames
+3
+2 1 "wall"
+2 2 "far field"
+3 3 "fluid"
+$EndPhysicalNames
+$Nodes
+12
+10 0 0 0
+20 1 0 0
+30 1 1 0
+40 0 1 0
+50 0 0 1
+60 1 0 1
+70 1 1 1
+80 0 1 1
+90 2 0 0
+100 2 0 1
+110 0.5 0.5 2
+120 1.5 2.5e-1 2
+$EndNodes
+$Elements
+10
+1 15 2 0 1 10
+2 1 2 0 1 10 20
+3 5 2 3 1 10 20 30 40 50 60 70 80
+4 6 2 3 1 20 90 30 60 100 70
+5 7 2 3 1 50 60 70 80 110
+6 4 2 3 1 60 100 70 120
+7 3 2 1 5 10 40 30 20
+8 2 2 1 5 20 30 90
+9 2 2 2 6 100 120 70
+10 3 2 2 6 10 20 60 50
+$EndElements
+)";
+
+// Surfaces 5 and 6 carry physical tags 1 and 2, so faces are tagged 1 and 2 as in 2.2.
+const std::string gmsh41 = R"($MeshFormat
+4.1 0 8
+$EndMeshFormat
+$PhysicalNames
+3
+2 1 "wall"
+2 2 "far field"
+3 3 "fluid"
+$EndPhysicalNames
+$Entities
+1 0 2 1
+1 0 0 0 0
+5 0 0 0 2 1 0 1 1 0
+6 0 0 1 2 1 2 1 2 0
+1 0 0 0 2 1 2 1 3 2 5 6
+$EndEntities
+$Nodes
+2 12 10 120
+0 1 0 1
+10
+0 0 0
+3 1 0 11
+20
+30
+40
+50
+60
+70
+80
+90
+100
+110
+120
+1 0 0
+1 1 0
+0 1 0
+0 0 1
+1 0 1
+1 1 1
+0 1 1
+2 0 0
+2 0 1
+0.5 0.5 2
+1.5 2.5e-1 2
+$EndNodes
+$Elements
+9 9 1 9
+0 1 15 1
+1 10
+3 1 5 1
+2 10 20 30 40 50 60 70 80
+3 1 6 1
+3 20 90 30 60 100 70
+3 1 7 1
+4 50 60 70 80 110
+3 1 4 1
+5 60 100 70 120
+2 5 3 1
+6 10 40 30 20
+2 5 2 1
+7 20 30 90
+2 6 2 1
+8 100 120 70
+2 6 3 1
+9 10 20 60 50
+$EndElements
+)";
+
+const std::string su2 = R"(% the mixed mesh of the Gmsh files
+NDIME= 3
+NELEM= 4
+12 0 1 2 3 4 5 6 7 0
+13 1 8 2 5 9 6 1
+14 4 5 6 7 10
+10 5 9 6 11 3
+NPOIN= 12
+0 0 0 0
+1 0 0 1
+1 1 0 2
+0 1 0 3
+0 0 1 4
+1 0 1 5
+1 1 1 6
+0 1 1 7
+2 0 0 8
+2 0 1 9
+0.5 0.5 2 10
+1.5 2.5e-1 2
+NMARK= 2
+MARKER_TAG= wall
+MARKER_ELEMS= 2
+9 0 3 2 1
+5 1 2 8
+MARKER_TAG= far field
+MARKER_ELEMS= 2
+5 9 11 6  % a trailing comment
+9 0 1 5 4
+)";
+
+MeshDescription expectedMesh() {
+  MeshDescription m;
+  m.nodes = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1},     {1, 0, 1},
+             {1, 1, 1}, {0, 1, 1}, {2, 0, 0}, {2, 0, 1}, {0.5, 0.5, 2}, {1.5, 0.25, 2}};
+  m.cellShapes = {CellShape::Hexahedron, CellShape::Prism, CellShape::Pyramid,
+                  CellShape::Tetrahedron};
+  m.cellNodes.appendRow(std::vector{0, 1, 2, 3, 4, 5, 6, 7});
+  m.cellNodes.appendRow(std::vector{1, 8, 2, 5, 9, 6});
+  m.cellNodes.appendRow(std::vector{4, 5, 6, 7, 10});
+  m.cellNodes.appendRow(std::vector{5, 9, 6, 11});
+  m.boundaryFaceNodes.appendRow(std::vector{0, 3, 2, 1});
+  m.boundaryFaceNodes.appendRow(std::vector{1, 2, 8});
+  m.boundaryFaceNodes.appendRow(std::vector{9, 11, 6});
+  m.boundaryFaceNodes.appendRow(std::vector{0, 1, 5, 4});
+  m.boundaryTags = {1, 1, 2, 2};
+  m.tagNames = {{1, "wall"}, {2, "far field"}};
+  return m;
+}
+
+void expectSameMesh(const MeshDescription& actual, const MeshDescription& expected) {
+  EXPECT_EQ(actual.nodes, expected.nodes);
+  EXPECT_EQ(actual.cellShapes, expected.cellShapes);
+  EXPECT_EQ(actual.cellNodes.offsets, expected.cellNodes.offsets);
+  EXPECT_EQ(actual.cellNodes.indices, expected.cellNodes.indices);
+  EXPECT_EQ(actual.boundaryFaceNodes.offsets, expected.boundaryFaceNodes.offsets);
+  EXPECT_EQ(actual.boundaryFaceNodes.indices, expected.boundaryFaceNodes.indices);
+  EXPECT_EQ(actual.boundaryTags, expected.boundaryTags);
+  EXPECT_EQ(actual.tagNames, expected.tagNames);
+}
+
+std::filesystem::path writeMesh(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::path(testing::TempDir()) / name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << "'" << from << "' not in the mesh text";
+  return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
+int lineOf(const std::string& text, const std::string& part) {
+  const auto at = text.find(part);
+  EXPECT_NE(at, std::string::npos) << "'" << part << "' not in the mesh text";
+  return 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(at), '\n'));
+}
+
+// Reads `text` as file `name` and checks the error names the file, the line and `what`.
+void expectError(const std::function<MeshDescription(const std::filesystem::path&)>& reader,
+                 const std::string& name, const std::string& text, int line,
+                 const std::string& what) {
+  const auto path = writeMesh(name, text);
+  try {
+    reader(path);
+    ADD_FAILURE() << name << ": no MeshReadError thrown";
+  } catch (const MeshReadError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(path.string() + ":" + std::to_string(line) + ": "), std::string::npos)
+        << "expected line " << line << " in: " << message;
+    EXPECT_NE(message.find(what), std::string::npos) << "'" << what << "' not in: " << message;
+  }
+}
+
+TEST(MeshReaderGmsh, Version22ReadsTheMixedMesh) {
+  expectSameMesh(readGmsh(writeMesh("mixed22.msh", gmsh22)), expectedMesh());
+}
+
+TEST(MeshReaderGmsh, Version41ReadsTheMixedMesh) {
+  expectSameMesh(readGmsh(writeMesh("mixed41.msh", gmsh41)), expectedMesh());
+}
+
+TEST(MeshReaderSu2, ReadsTheMixedMesh) {
+  expectSameMesh(readSu2(writeMesh("mixed.su2", su2)), expectedMesh());
+}
+
+TEST(MeshReaderGmsh, Version41TagsFacesOfASurfaceWithoutPhysicalTagByTheEntityTag) {
+  const auto text = replaced(gmsh41, "6 0 0 1 2 1 2 1 2 0", "6 0 0 1 2 1 2 0 0");
+  auto expected = expectedMesh();
+  expected.boundaryTags = {1, 1, 6, 6};
+  expectSameMesh(readGmsh(writeMesh("entity_tag41.msh", text)), expected);
+}
+
+TEST(MeshReaderGmsh, RejectsAFileThatDoesNotBeginWithMeshFormat) {
+  const auto text = replaced(gmsh22, "$MeshFormat", "$MeshFormt");
+  expectError(readGmsh, "bad_header.msh", text, 1, "$MeshFormat");
+}
+
+TEST(MeshReaderGmsh, RejectsAnUnknownVersion) {
+  expectError(readGmsh, "version.msh", replaced(gmsh22, "2.2 0 8", "3.0 0 8"), 2, "version 3.0");
+}
+
+TEST(MeshReaderGmsh, RejectsABinaryFile) {
+  expectError(readGmsh, "binary.msh", replaced(gmsh41, "4.1 0 8", "4.1 1 8"), 2, "binary");
+}
+
+TEST(MeshReaderGmsh, RejectsANodeCountLargerThanTheNodes) {
+  const auto text = replaced(gmsh22, "$Nodes\n12\n", "$Nodes\n13\n");
+  expectError(readGmsh, "count_large.msh", text, lineOf(text, "$EndNodes"), "count");
+}
+
+TEST(MeshReaderGmsh, RejectsANodeCountSmallerThanTheNodes) {
+  const auto text = replaced(gmsh22, "$Nodes\n12\n", "$Nodes\n11\n");
+  expectError(readGmsh, "count_small.msh", text, lineOf(text, "120 1.5"), "$EndNodes");
+}
+
+TEST(MeshReaderGmsh, RejectsAVersion41HeaderCountThatDisagreesWithTheBlocks) {
+  const auto text = replaced(gmsh41, "9 9 1 9", "9 10 1 9");
+  expectError(readGmsh, "count41.msh", text, lineOf(text, "9 10 1 9"), "announces 10 elements");
+}
+
+TEST(MeshReaderGmsh, RejectsAnUnsupportedElementType) {
+  const auto text = replaced(gmsh22, "6 4 2 3 1 60 100 70 120", "6 11 2 3 1 60 100 70 120");
+  expectError(readGmsh, "type.msh", text, lineOf(text, "6 11 2"), "element type 11");
+}
+
+TEST(MeshReaderGmsh, RejectsANodeTagThatDoesNotExist) {
+  const auto text = replaced(gmsh41, "4 50 60 70 80 110", "4 50 60 70 80 115");
+  expectError(readGmsh, "node_tag.msh", text, lineOf(text, "80 115"), "node tag 115");
+}
+
+TEST(MeshReaderGmsh, RejectsATruncatedFile) {
+  const auto text = gmsh22.substr(0, gmsh22.find("9 2 2 2 6"));
+  expectError(readGmsh, "truncated.msh", text, lineOf(text, "8 2 2 1 5"), "ends");
+}
+
+TEST(MeshReaderGmsh, RejectsANonNumericToken) {
+  const auto text = replaced(gmsh22, "110 0.5 0.5 2", "110 0.5 O.5 2");
+  expectError(readGmsh, "non_numeric.msh", text, lineOf(text, "O.5"), "'O.5'");
+}
+
+TEST(MeshReaderGmsh, RejectsASurfaceMeshWithoutCells) {
+  const auto text = gmsh22.substr(0, gmsh22.find("$Elements")) +
+                    "$Elements\n1\n1 2 2 1 5 20 30 90\n$EndElements\n";
+  expectError(readGmsh, "surface.msh", text, lineOf(text, "$EndElements"), "only 3D");
+}
+
+TEST(MeshReaderSu2, RejectsA2DMesh) {
+  expectError(readSu2, "plane.su2", replaced(su2, "NDIME= 3", "NDIME= 2"), 2, "only 3D");
+}
+
+TEST(MeshReaderSu2, RejectsAnUnknownElementType) {
+  const auto text = replaced(su2, "14 4 5 6 7 10", "7 4 5 6 7 10");
+  expectError(readSu2, "type.su2", text, lineOf(text, "7 4 5 6 7 10"), "element type 7");
+}
+
+TEST(MeshReaderSu2, RejectsANodeIndexThatDoesNotExist) {
+  const auto text = replaced(su2, "5 1 2 8", "5 1 2 12");
+  expectError(readSu2, "index.su2", text, lineOf(text, "5 1 2 12"), "node index 12");
+}
+
+TEST(MeshReaderSu2, RejectsAnElementCountLargerThanTheElements) {
+  const auto text = replaced(su2, "NELEM= 4", "NELEM= 5");
+  expectError(readSu2, "count.su2", text, lineOf(text, "NPOIN="), "element 5 of 5");
+}
+
+TEST(MeshReaderSu2, RejectsANonNumericToken) {
+  const auto text = replaced(su2, "2 0 1 9", "2 0 x 9");
+  expectError(readSu2, "non_numeric.su2", text, lineOf(text, "2 0 x 9"), "'x'");
+}
+
+TEST(MeshReaderSu2, RejectsATruncatedFile) {
+  const auto text = su2.substr(0, su2.find("9 0 1 5 4"));
+  expectError(readSu2, "truncated.su2", text, lineOf(text, "5 9 11 6"), "ends");
+}
+
+TEST(MeshReaderSu2, RejectsAnUnknownKeyword) {
+  const auto text = replaced(su2, "NMARK= 2", "NZONE= 2");
+  expectError(readSu2, "keyword.su2", text, lineOf(text, "NZONE"), "unknown keyword NZONE");
+}
+
+} // namespace
+} // namespace tessera::io
