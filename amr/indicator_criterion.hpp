@@ -89,4 +89,16 @@ TESSERA_INLINE AdaptFlag flagFor(const IndicatorCriterion& criterion, double lar
              : (largest < criterion.coarsen ? AdaptFlag::Coarsen : AdaptFlag::Keep);
 }
 
+// What a patch asks for on the host: its largest indicator over the interior cells against the
+// criterion's limits. quantity(cell) reads the patch, halo included. (The device kernel reduces
+// the same maximum across a block's threads.)
+template <int Dim, class Quantity>
+AdaptFlag patchFlag(const IndicatorCriterion& criterion, const Quantity& quantity,
+                    const PatchLayout<Dim>& layout) {
+  double largest = indicatorFloor(criterion);
+  for (int n = 0; n < layout.interiorCells(); ++n)
+    largest = std::fmax(largest, cellIndicator<Dim>(criterion, quantity, layout.interiorCell(n)));
+  return flagFor(criterion, largest);
+}
+
 } // namespace tessera::amr

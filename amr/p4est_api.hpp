@@ -27,7 +27,6 @@ struct P4est<2> {
   static constexpr int kMaxLevel = P4EST_MAXLEVEL;        // quadrant coordinates are in 2^kMaxLevel
   static constexpr int kMaxRefineLevel = P4EST_QMAXLEVEL; // deepest level a quadrant may reach
   static constexpr int kChildren = P4EST_CHILDREN;
-  static constexpr int kConnectFull = P4EST_CONNECT_FULL; // balance across faces and corners
 
   static Connectivity* brick(Vec<int, 2> trees, Vec<bool, 2> periodic) {
     return p4est_connectivity_new_brick(trees[0], trees[1], periodic[0], periodic[1]);
@@ -66,7 +65,6 @@ struct P4est<3> {
   static constexpr int kMaxLevel = P8EST_MAXLEVEL;
   static constexpr int kMaxRefineLevel = P8EST_QMAXLEVEL;
   static constexpr int kChildren = P8EST_CHILDREN;
-  static constexpr int kConnectFull = P8EST_CONNECT_FULL;
 
   static Connectivity* brick(Vec<int, 3> trees, Vec<bool, 3> periodic) {
     return p8est_connectivity_new_brick(trees[0], trees[1], trees[2], periodic[0], periodic[1],

@@ -42,10 +42,7 @@ template <int Dim, class Quantity>
 RefinementCriterion<Dim> indicatorCriterion(Quantity quantity, IndicatorCriterion criterion) {
   return [=](const PatchView<Dim>& patch) {
     const auto at = [&](const CellIndex<Dim>& c) { return quantity(patch, c); };
-    double largest = indicatorFloor(criterion);
-    for (int n = 0; n < patch.layout.interiorCells(); ++n)
-      largest = std::fmax(largest, cellIndicator<Dim>(criterion, at, patch.layout.interiorCell(n)));
-    return flagFor(criterion, largest);
+    return patchFlag<Dim>(criterion, at, patch.layout);
   };
 }
 

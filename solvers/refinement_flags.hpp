@@ -41,11 +41,7 @@ refinementFlagsHost(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
   std::vector<amr::AdaptFlag> flags(numPatches);
   forEachPatch(numPatches, [&](int p) {
     const CriterionQuantity<PDE> quantity{pde, layout, criterion, q + p * layout.patchStride()};
-    double largest = amr::indicatorFloor(criterion);
-    for (int n = 0; n < layout.interiorCells(); ++n)
-      largest = std::fmax(
-          largest, amr::cellIndicator<PDE::kDim>(criterion, quantity, layout.interiorCell(n)));
-    flags[p] = amr::flagFor(criterion, largest);
+    flags[p] = amr::patchFlag<PDE::kDim>(criterion, quantity, layout);
   });
   return flags;
 }

@@ -116,13 +116,19 @@ std::string nodeList(std::span<const int> nodes) {
   return s + ")";
 }
 
+// The mean of a cell's nodes: the apex of the pyramids on its faces that give its volume.
+Point nodeAverage(const MeshDescription& d, int cell) {
+  const auto nodes = d.cellNodes.row(cell);
+  Point sum{0.0, 0.0, 0.0};
+  for (int n : nodes)
+    sum = sum + d.nodes[std::size_t(n)];
+  return (1.0 / double(nodes.size())) * sum;
+}
+
 // Signed volume of a cell from its template faces, for the orientation check.
 double templateVolume(const MeshDescription& d, int cell) {
   const auto nodes = d.cellNodes.row(cell);
-  Point ref{0.0, 0.0, 0.0};
-  for (int n : nodes)
-    ref = ref + d.nodes[std::size_t(n)];
-  ref = (1.0 / double(nodes.size())) * ref;
+  const Point ref = nodeAverage(d, cell);
   double volume = 0.0;
   for (const LocalFace& f : faceTable(d.cellShapes[std::size_t(cell)])) {
     std::array<Point, 4> p;
@@ -339,11 +345,7 @@ Mesh buildMesh(const MeshDescription& d) {
   m.cellVolume.resize(std::size_t(numCells));
   m.cellCentroid.resize(std::size_t(numCells));
   for (int c = 0; c < numCells; ++c) {
-    const auto nodes = d.cellNodes.row(c);
-    Point ref{0.0, 0.0, 0.0};
-    for (int n : nodes)
-      ref = ref + d.nodes[std::size_t(n)];
-    ref = (1.0 / double(nodes.size())) * ref;
+    const Point ref = nodeAverage(d, c);
     double volume = 0.0;
     Point moment{0.0, 0.0, 0.0};
     for (int f : m.cellFaces.row(c)) {

@@ -10,6 +10,7 @@
 #include "patches/patch_store.hpp"
 #include "patches/uniform_patch_grid.hpp"
 #include "solvers/euler.hpp"
+#include "solvers/patch_solver.hpp"
 
 namespace tessera {
 namespace {
@@ -43,11 +44,8 @@ void checkHaloFill(Vec<int, Dim> patches, int n, int h, const DomainBoundary<Dim
         store.at(p, v, i) = interiorValue<Dim>(v, g);
     }
 
-  ReflectionParity parity(Dim * nv);
-  for (int a = 0; a < Dim; ++a)
-    for (int v = 0; v < nv; ++v)
-      parity[a * nv + v] = Euler<Dim>::reflectionParity(v, a);
-  fillHalos(buildUniformHaloPlan(grid, boundary), layout, parity, store.data());
+  fillHalos(buildUniformHaloPlan(grid, boundary), layout, reflectionParityOf<Euler<Dim>>(),
+            store.data());
 
   int checked = 0;
   for (int p = 0; p < grid.numPatches(); ++p) {
