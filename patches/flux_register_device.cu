@@ -1,10 +1,14 @@
 // DeviceRefluxPlan: refluxing in one launch, one thread per (operation, covered coarse face cell),
 // each handling every variable of its cell; consecutive threads take consecutive face cells of
 // one operation. The host twin runs the operations serially; here two operations that meet at an
-// edge of a coarse patch add to one cell concurrently, so the additions are atomic.
+// edge of a coarse patch add to one cell concurrently, so the additions are atomic: the global
+// atomic strategy of the atomic-strategy library. The others do not pay here: consecutive threads
+// hold distinct cells (nothing to aggregate), and a cell's variables lie a whole patch apart in
+// the structure-of-arrays state (nothing for a transposition to make contiguous).
 #include <algorithm>
 #include <vector>
 
+#include "engine/atomics/atomic_add_device.hpp"
 #include "engine/gpu_runtime.hpp"
 #include "patches/flux_register_device.hpp"
 #include "patches/reflux_cell.hpp"
@@ -26,10 +30,9 @@ __global__ void refluxKernel(const RefluxOp<Dim>* ops, int numOps, PatchLayout<D
   const RefluxFaceCell<Dim> face = refluxFaceCell(op, layout.cellsPerAxis, int(i % covered));
   const FluxRegisterLayout<Dim> registers{layout.cellsPerAxis, layout.numVars};
   const double ratio = dt / geometry[op.coarsePatch].dx[op.axis];
-  // A scatter: this moves to the atomic-strategy library (engine/atomics) when it exists.
   for (int v = 0; v < layout.numVars; ++v)
-    atomicAdd(qNew + layout.index(op.coarsePatch, v, face.cell),
-              refluxCorrection(op, face, registers, fluxRegister, ratio, v));
+    atomics::atomicAddTo(qNew + layout.index(op.coarsePatch, v, face.cell),
+                         refluxCorrection(op, face, registers, fluxRegister, ratio, v));
 }
 
 } // namespace

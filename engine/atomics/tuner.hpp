@@ -1,0 +1,32 @@
+#pragma once
+// The strategy tuner: times the candidate strategies of one kernel on the actual mesh and device
+// and picks the fastest. Each candidate runs once untimed (first-touch, instruction cache, lazy
+// module loading), then `repetitions` timed runs; the median decides, so that one slow outlier
+// from the system cannot. The caller logs the choice; an input file can force a strategy instead.
+#include <functional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/atomics/strategy.hpp"
+
+namespace tessera::atomics {
+
+struct TunerChoice {
+  Strategy strategy = Strategy::GlobalAtomic;
+  bool forced = false;
+  std::vector<std::pair<Strategy, double>> medianSeconds; // per candidate timed (empty if forced)
+};
+
+// `run(s)` does the kernel's work once with strategy s; the tuner waits for the device after each
+// run (synchronizeDevice) so that host-clock times include the kernel. Throws
+// std::invalid_argument when there are no candidates or repetitions < 1.
+TunerChoice tuneStrategy(std::span<const Strategy> candidates,
+                         const std::function<void(Strategy)>& run, int repetitions = 7);
+
+// "picked shuffle_transpose (forced)" or "picked hybrid: global_atomic 1.20 ms, hybrid 0.61 ms,
+// ..."
+std::string describe(const TunerChoice& choice);
+
+} // namespace tessera::atomics
