@@ -82,12 +82,17 @@ private:
   MemorySpace space_ = MemorySpace::Host;
 };
 
-// A device copy of host data: the usual way to upload a plan or a test's input.
+// A copy of host data in a memory space: how plans and tests' inputs reach the space they run in.
+template <class T>
+DeviceArray<T> toSpace(const std::vector<T>& host, MemorySpace space) {
+  DeviceArray<T> a(host.size(), space);
+  a.copyFromHost(host);
+  return a;
+}
+
 template <class T>
 DeviceArray<T> toDevice(const std::vector<T>& host) {
-  DeviceArray<T> device(host.size(), MemorySpace::Device);
-  device.copyFromHost(host);
-  return device;
+  return toSpace(host, MemorySpace::Device);
 }
 
 } // namespace tessera

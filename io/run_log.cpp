@@ -62,16 +62,40 @@ void RunLog::step(const StepReport& r) {
        ",\"cells\":" + std::to_string(r.cells) + ",\"levels\":" + std::to_string(r.levels) +
        ",\"step_seconds\":" + number(r.stepSeconds) +
        ",\"cell_updates_per_second\":" + number(rate) + ",\"eta_seconds\":" + number(eta) + "}");
-  if (progressEvery_ > 0 && r.step % progressEvery_ == 0)
+  if (progressEvery_ == 0 || r.step % progressEvery_ != 0)
+    return;
+  if (r.patches > 0)
     std::printf(
         "step %6lld  t %.6e  dt %.3e  patches %d  cells %lld  levels %d  %.3e cell-updates/s"
         "  ETA %s\n",
         r.step, r.time, r.dt, r.patches, r.cells, r.levels, rate, duration(eta).c_str());
+  else
+    std::printf("step %6lld  t %.6e  dt %.3e  cells %lld  %.3e cell-updates/s  ETA %s\n", r.step,
+                r.time, r.dt, r.cells, rate, duration(eta).c_str());
 }
 
 void RunLog::output(long long step, double time, const std::filesystem::path& file) {
   line("{\"event\":\"output\",\"step\":" + std::to_string(step) + ",\"time\":" + number(time) +
        ",\"file\":" + quoted(file.string()) + "}");
+}
+
+void RunLog::atomicStrategy(std::string_view scatter, const atomics::TunerChoice& choice) {
+  std::string json = "{\"event\":\"atomic_strategy\",\"scatter\":";
+  json += quoted(std::string(scatter));
+  json += ",\"strategy\":";
+  json += quoted(std::string(atomics::strategyName(choice.strategy)));
+  json += choice.forced ? ",\"forced\":true" : ",\"forced\":false";
+  json += ",\"median_seconds\":{";
+  for (const auto& [s, seconds] : choice.medianSeconds) {
+    json += quoted(std::string(atomics::strategyName(s)));
+    json += ':';
+    json += number(seconds);
+    json += ',';
+  }
+  if (json.back() == ',')
+    json.pop_back();
+  json += "}}";
+  line(json);
 }
 
 void RunLog::finish(long long steps, double time, const PhaseSeconds& phases) {

@@ -5,6 +5,9 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
+
+#include "engine/atomics/tuner.hpp"
 
 namespace tessera::io {
 
@@ -12,7 +15,7 @@ struct StepReport {
   long long step = 0;
   double time = 0.0;
   double dt = 0.0;
-  int patches = 0;
+  int patches = 0; // 0 on an unstructured mesh: no patches, no levels in the progress line
   long long cells = 0;
   int levels = 1;
   double stepSeconds = 0.0; // wall time of this step's halo fill and update
@@ -25,6 +28,9 @@ public:
 
   void step(const StepReport& r);
   void output(long long step, double time, const std::filesystem::path& file);
+  // The atomic strategy of one face scatter: forced by the case, or the tuner's pick with the
+  // median time of every candidate.
+  void atomicStrategy(std::string_view scatter, const atomics::TunerChoice& choice);
   // Wall time of the phases of stepping.
   struct PhaseSeconds {
     double halo = 0.0, update = 0.0, reflux = 0.0, regrid = 0.0;

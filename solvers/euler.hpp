@@ -57,6 +57,17 @@ struct Euler {
            std::sqrt(gamma * pressure(q, invRho) * invRho);
   }
 
+  // The largest |eigenvalue| along a unit normal n, |u.n| + c: the Jacobian of the flux along n,
+  // sum_a n_a dF_a/dQ, has the eigenvalues u.n - c, u.n (Dim times) and u.n + c. Unstructured
+  // faces point anywhere; along an axis this is maxEigenvalue.
+  TESSERA_INLINE double maxEigenvalueAlong(const State& q, const Vec<double, Dim>& n) const {
+    const double invRho = 1.0 / q[kDensity];
+    double un = 0.0;
+    for (int a = 0; a < Dim; ++a)
+      un += q[kMomentum + a] * n[a];
+    return std::fabs(un * invRho) + std::sqrt(gamma * pressure(q, invRho) * invRho);
+  }
+
   // max over axes of maxEigenvalue, with one division and one square root instead of Dim each.
   TESSERA_INLINE double maxEigenvalueAllAxes(const State& q) const {
     const double invRho = 1.0 / q[kDensity];

@@ -33,6 +33,7 @@
 #include "patches/uniform_patch_grid.hpp"
 #include "solvers/pde.hpp"
 #include "solvers/refinement_flags.hpp"
+#include "solvers/require_device.hpp"
 #include "solvers/rusanov_update_device.hpp"
 #include "solvers/rusanov_update_host.hpp"
 #include "solvers/time_step.hpp"
@@ -45,18 +46,6 @@ struct StepTimes {
   double update = 0.0;
   double reflux = 0.0;
 };
-
-// Whether a solver can run on the device here: this build has a device back end and the runtime
-// sees a device. Throws std::runtime_error saying which is missing otherwise.
-inline void requireDevice() {
-  if constexpr (compiledDeviceBackend() == Backend::Host)
-    throw std::runtime_error("this build of Tessera has no device back end (configure the cuda "
-                             "or hip preset to run on a GPU)");
-  if (!deviceAvailable())
-    throw std::runtime_error(std::string("this is a ") +
-                             std::string(backendName(compiledDeviceBackend())) +
-                             " build of Tessera, but no GPU is visible");
-}
 
 // The PDE's reflection signs in the layout the halo plans read (ReflectionParity).
 template <ConservationLaw PDE>

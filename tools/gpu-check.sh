@@ -33,4 +33,7 @@ if [ "${1:-}" = "--bench" ]; then
   build/cuda/benchmarks/bench_amr_step --benchmark_filter='/1$' \
     --benchmark_out="$OUT/bench_amr_step.json" --benchmark_out_format=json 2>&1 |
     tee "$OUT/bench_amr_step.txt" | grep -E "^BM_|ERROR"
+  build/cuda/benchmarks/bench_atomics --benchmark_out="$OUT/bench_atomics.json" \
+    --benchmark_out_format=json >"$OUT/bench_atomics.txt" 2>&1
+  grep -E "^\||^tuner|^mesh|ERROR" "$OUT/bench_atomics.txt"
 fi

@@ -5,16 +5,6 @@
 #include "engine/unstructured/coloring.hpp"
 
 namespace tessera::atomics {
-namespace {
-
-DeviceArray<int> toSpace(const std::vector<int>& values, MemorySpace space) {
-  DeviceArray<int> a(values.size(), space);
-  a.copyFromHost(values);
-  return a;
-}
-
-} // namespace
-
 FaceScatterPlan::FaceScatterPlan(const unstructured::Mesh& mesh, MemorySpace space)
     : numCells_(mesh.numCells()), owner_(toSpace(mesh.owner, space)),
       neighbour_(toSpace(mesh.neighbour, space)),

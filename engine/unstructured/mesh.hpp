@@ -4,7 +4,8 @@
 // tagged boundary faces); buildMesh derives the faces with owner and neighbour, the CSR
 // connectivities and the geometry the finite-volume kernels need.
 //
-// Node order of each shape follows Gmsh and VTK (the same for these four shapes).
+// Node order of each shape follows Gmsh. VTK's is the same for tetrahedra, pyramids and
+// hexahedra; its wedge is the mirror image of Gmsh's prism (the VTK output reorders prisms).
 #include <array>
 #include <cstdint>
 #include <map>
@@ -63,7 +64,7 @@ struct Mesh {
   int numNodes() const { return int(nodes.size()); }
 };
 
-// Faces of a shape as local node indices, in Gmsh/VTK order: tetrahedron 4 triangles, pyramid the
+// Faces of a shape as local node indices, in Gmsh order: tetrahedron 4 triangles, pyramid the
 // base quad then 4 triangles, prism 2 triangles then 3 quads, hexahedron 6 quads. Each face's
 // normal points out of a positively oriented cell (Gmsh's reference elements).
 int faceCount(CellShape s);

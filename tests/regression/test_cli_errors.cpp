@@ -57,6 +57,22 @@ protected:
            "[time]\nend_time = 0.1\n[output]\ninterval = 0.05\nprogress_every = 0\n";
   }
 
+  // A valid small unstructured case: Sod on a box of 20 x 1 x 1 cubes cut into tetrahedra, its
+  // sides named (xlo .. yhi) or numbered (5) in [boundary].
+  static std::string unstructuredCase() {
+    return "[mesh]\ntype = \"unstructured\"\n"
+           "box = { upper = [1.0, 0.05, 0.05], cells = [20, 1, 1], shape = \"tetrahedra\" }\n"
+           "[boundary]\nxlo = \"slip_wall\"\nxhi = \"slip_wall\"\nylo = \"slip_wall\"\n"
+           "yhi = \"slip_wall\"\n5 = \"symmetry\"\nzhi = \"symmetry\"\n"
+           "[initial]\ntype = \"riemann\"\nleft = { density = 1.0, pressure = 1.0 }\n"
+           "right = { density = 0.125, pressure = 0.1 }\n"
+           "[time]\nend_time = 0.1\n[output]\ninterval = 0.05\nprogress_every = 0\n";
+  }
+
+  static std::string replaced(std::string text, const std::string& from, const std::string& to) {
+    return text.replace(text.find(from), from.size(), to);
+  }
+
   void expectError(const std::string& caseText, const std::string& extraArgs, int code,
                    const std::vector<std::string>& parts) {
     const Result r = run("run " + writeCase(caseText).string() + " " + extraArgs);
@@ -200,6 +216,105 @@ TEST_F(TesseraCli, OutputFolderCannotBeCreated) {
                        " --set output.directory=/proc/tessera_cannot_write_here");
   EXPECT_EQ(r.exitCode, 10) << r.output;
   EXPECT_NE(r.output.find("/proc/tessera_cannot_write_here"), std::string::npos) << r.output;
+}
+
+TEST_F(TesseraCli, UnstructuredCaseRunsAndWritesCompleteOutput) {
+  const Result r = run("run " + writeCase(unstructuredCase()).string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("atomic strategy of the residual scatter: picked"), std::string::npos)
+      << r.output;
+  const fs::path out = dir_ / "output" / "case";
+  std::stringstream log;
+  log << std::ifstream(out / "log.jsonl").rdbuf();
+  EXPECT_NE(log.str().find("\"event\":\"atomic_strategy\",\"scatter\":\"residual\""),
+            std::string::npos)
+      << log.str();
+  EXPECT_NE(log.str().find("\"scatter\":\"wave_speed\""), std::string::npos) << log.str();
+  EXPECT_TRUE(fs::exists(out / "config.toml"));
+  EXPECT_TRUE(fs::exists(out / "log.jsonl"));
+#if TESSERA_HAS_VTK
+  std::stringstream text;
+  text << std::ifstream(out / "case.pvd").rdbuf();
+  const std::string pvd = text.str();
+  int datasets = 0;
+  for (std::size_t at = 0; (at = pvd.find("<DataSet", at)) != std::string::npos; ++at)
+    ++datasets;
+  EXPECT_EQ(datasets, 3) << "outputs at t = 0, 0.05 and 0.1";
+#endif
+  std::stringstream effective;
+  effective << std::ifstream(out / "config.toml").rdbuf();
+  EXPECT_NE(effective.str().find("residual_strategy = 'auto'"), std::string::npos)
+      << effective.str();
+  EXPECT_NE(effective.str().find("wave_speed_strategy = 'auto'"), std::string::npos)
+      << effective.str();
+}
+
+TEST_F(TesseraCli, UnstructuredForcedStrategy) {
+  const Result r = run("run " + writeCase(unstructuredCase()).string() +
+                       " --set unstructured.residual_strategy=gather --set output.enabled=false");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("residual scatter: picked gather (forced)"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("wave_speed scatter: picked "), std::string::npos) << r.output;
+}
+
+TEST_F(TesseraCli, UnstructuredMeshFileRelativeToTheCase) {
+  // One tetrahedron, its four faces in the physical surface "wall", the case in a subfolder.
+  fs::create_directories(dir_ / "cases");
+  std::ofstream(dir_ / "cases" / "one.msh")
+      << "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n1\n2 1 \"wall\"\n"
+         "$EndPhysicalNames\n$Nodes\n4\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n$EndNodes\n"
+         "$Elements\n5\n1 2 2 1 1 1 3 2\n2 2 2 1 1 1 2 4\n3 2 2 1 1 2 3 4\n4 2 2 1 1 1 4 3\n"
+         "5 4 2 2 2 1 2 3 4\n$EndElements\n";
+  std::ofstream(dir_ / "cases" / "case.toml")
+      << "[mesh]\ntype = \"unstructured\"\nfile = \"one.msh\"\n[boundary]\nwall = \"slip_wall\"\n"
+         "[initial]\ntype = \"uniform\"\ndensity = 1.0\npressure = 1.0\n"
+         "[time]\nend_time = 0.01\n[output]\nenabled = false\nprogress_every = 0\n";
+  const Result r = run("run cases/case.toml");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("1 cells, 4 faces"), std::string::npos) << r.output;
+}
+
+TEST_F(TesseraCli, UnstructuredMeshFileMissing) {
+  const std::string box =
+      "box = { upper = [1.0, 0.05, 0.05], cells = [20, 1, 1], shape = \"tetrahedra\" }\n";
+  expectError(replaced(unstructuredCase(), box, "file = \"nowhere.msh\"\n"), "", 3,
+              {"mesh.file", "nowhere.msh"});
+}
+
+TEST_F(TesseraCli, UnstructuredMeshTwice) {
+  expectError(unstructuredCase(), "--set mesh.file=x.msh", 8, {"mesh.box", "not both"});
+}
+
+TEST_F(TesseraCli, UnstructuredUnknownShape) {
+  expectError(unstructuredCase(), "--set mesh.box.shape=cubes", 7,
+              {"mesh.box.shape", "\"cubes\"", "\"tetrahedra\""});
+}
+
+TEST_F(TesseraCli, UnstructuredTagWithoutCondition) {
+  expectError(replaced(unstructuredCase(), "yhi = \"slip_wall\"\n", ""), "", 9,
+              {"case.toml", "tag 4 (yhi)", "boundary.yhi", "boundary.4", "\"farfield\""});
+}
+
+TEST_F(TesseraCli, UnstructuredTagSetTwice) {
+  expectError(unstructuredCase(), "--set boundary.4=outflow", 8, {"boundary.4", "boundary.yhi"});
+}
+
+TEST_F(TesseraCli, UnstructuredUnknownBoundaryKind) {
+  expectError(unstructuredCase(), "--set boundary.xlo=wall", 7, {"boundary.xlo", "\"wall\""});
+}
+
+TEST_F(TesseraCli, UnstructuredBoundaryOfNoTag) {
+  expectError(unstructuredCase(), "--set boundary.inlet=farfield", 5, {"boundary.inlet"});
+}
+
+TEST_F(TesseraCli, UnstructuredFarfieldNeedsItsState) {
+  expectError(unstructuredCase(), "--set boundary.xlo=farfield", 9, {"farfield.density"});
+}
+
+TEST_F(TesseraCli, UnstructuredUnknownStrategy) {
+  expectError(unstructuredCase(), "--set unstructured.wave_speed_strategy=fastest", 7,
+              {"unstructured.wave_speed_strategy", "\"fastest\"", "\"global_atomic\""});
 }
 
 } // namespace

@@ -130,6 +130,47 @@ TEST(Euler2D, FluxJacobianHasTheAcousticEigenvalues) {
   }
 }
 
+// rho = 1, u = (1, 2, 2), p = 1, gamma = 5/3, c = sqrt(5/3): along n = (1, 2, 2) / 3 the normal
+// velocity is 3, along n = (2, 1, -2) / 3 it is 0; along an axis the result is maxEigenvalue. The
+// Jacobian of the flux along n (central differences) is singular at u.n - c and u.n + c.
+TEST(Euler3D, MaxEigenvalueAlongANormal) {
+  Euler<3> pde;
+  pde.gamma = 5.0 / 3.0;
+  const Euler<3>::State q = pde.toConserved({{1.0, 1.0, 2.0, 2.0, 1.0}});
+  const double c = std::sqrt(5.0 / 3.0);
+  EXPECT_NEAR(pde.maxEigenvalueAlong(q, {{1.0 / 3, 2.0 / 3, 2.0 / 3}}), 3.0 + c, 1e-14);
+  EXPECT_NEAR(pde.maxEigenvalueAlong(q, {{2.0 / 3, 1.0 / 3, -2.0 / 3}}), c, 1e-15);
+  EXPECT_DOUBLE_EQ(pde.maxEigenvalueAlong(q, {{-1.0, 0.0, 0.0}}), pde.maxEigenvalue(q, 0));
+  EXPECT_DOUBLE_EQ(pde.maxEigenvalueAlong(q, {{0.0, 0.0, 1.0}}), pde.maxEigenvalue(q, 2));
+
+  const Vec<double, 3> n{{0.48, -0.6, 0.64}}; // a unit vector
+  const auto normalFlux = [&](const Euler<3>::State& s) {
+    Euler<3>::State f = Euler<3>::State::filled(0.0);
+    for (int a = 0; a < 3; ++a)
+      for (int v = 0; v < 5; ++v)
+        f[v] += n[a] * pde.flux(s, a)[v];
+    return f;
+  };
+  std::vector<std::vector<double>> A(5, std::vector<double>(5));
+  for (int v = 0; v < 5; ++v) {
+    Euler<3>::State qp = q, qm = q;
+    const double h = 1e-6;
+    qp[v] += h;
+    qm[v] -= h;
+    const auto fp = normalFlux(qp), fm = normalFlux(qm);
+    for (int w = 0; w < 5; ++w)
+      A[w][v] = (fp[w] - fm[w]) / (2 * h);
+  }
+  const double un = 0.48 - 1.2 + 1.28;
+  for (double lambda : {un - c, un + c}) {
+    auto shifted = A;
+    for (int d = 0; d < 5; ++d)
+      shifted[d][d] -= lambda;
+    EXPECT_NEAR(determinant(shifted), 0.0, 1e-7) << "lambda " << lambda;
+  }
+  EXPECT_NEAR(pde.maxEigenvalueAlong(q, n), std::fabs(un) + c, 1e-14);
+}
+
 TEST(Euler, ReflectionParityNegatesOnlyTheNormalMomentum) {
   for (int axis = 0; axis < 3; ++axis)
     for (int v = 0; v < Euler<3>::kNumVars; ++v)

@@ -86,6 +86,27 @@ typename Euler<Dim>::State readEulerPrimitive(io::Config& cfg, const std::string
   return w;
 }
 
+// initial.axis, initial.position (mid-way between lower and upper along the axis by default),
+// initial.left and initial.right: density and pressure required, velocity along the axis 0.
+template <int Dim>
+RiemannProblem<Dim> readRiemann(io::Config& cfg, const Euler<Dim>& pde,
+                                const Vec<double, Dim>& lower, const Vec<double, Dim>& upper) {
+  RiemannProblem<Dim> ic;
+  ic.pde = pde;
+  const std::string axis = cfg.getChoice(
+      "initial.axis", "x", std::vector<std::string>(kAxisNames.begin(), kAxisNames.begin() + Dim));
+  ic.axis = int(axis[0] - 'x');
+  ic.position = cfg.getDouble("initial.position", 0.5 * (lower[ic.axis] + upper[ic.axis]));
+  for (int side = 0; side < 2; ++side) {
+    const std::string prefix = side == 0 ? "initial.left" : "initial.right";
+    double* state = side == 0 ? ic.left : ic.right;
+    state[0] = cfg.getDouble(prefix + ".density", std::nullopt, io::Range::positive());
+    state[1] = cfg.getDouble(prefix + ".velocity", 0.0);
+    state[2] = cfg.getDouble(prefix + ".pressure", std::nullopt, io::Range::positive());
+  }
+  return ic;
+}
+
 template <int Dim>
 GaussianPulse<Dim> readPulse(io::Config& cfg, const UniformPatchGrid<Dim>& grid) {
   GaussianPulse<Dim> pulse;

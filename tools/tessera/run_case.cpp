@@ -4,11 +4,12 @@
 #include <filesystem>
 
 #include "engine/timer.hpp"
-#include "io/atomic_file.hpp"
 #include "io/config.hpp"
 #include "io/run_log.hpp"
 #include "solvers/amr_solver.hpp"
 #include "tools/tessera/case_reader.hpp"
+#include "tools/tessera/run_settings.hpp"
+#include "tools/tessera/run_unstructured_case.hpp"
 #if TESSERA_HAS_VTK
 #include "io/patch_output.hpp"
 #include "io/vtk_output.hpp"
@@ -19,31 +20,6 @@ namespace {
 
 using io::Config;
 using io::ConfigErrorKind;
-
-struct RunSettings {
-  double endTime = 0.0;
-  long long maxSteps = 0;
-  double outputInterval = 0.0;
-  bool writeOutput = true;
-  std::filesystem::path directory;
-  std::string name;
-  int progressEvery = 1;
-};
-
-RunSettings readRunSettings(Config& cfg, const RunRequest& request) {
-  RunSettings s;
-  s.endTime = cfg.getDouble("time.end_time", std::nullopt, io::Range::positive());
-  s.maxSteps = cfg.getInt("time.max_steps", 1000000, io::Range::closed(1, 2e9));
-  s.outputInterval =
-      cfg.getDouble("output.interval", s.endTime / 10, io::Range::closed(0.0, INFINITY));
-  s.writeOutput = cfg.getBool("output.enabled", true);
-  s.name = cfg.getString("output.name", request.caseFile.stem().string());
-  s.directory = cfg.getString("output.directory", "output/" + s.name);
-  s.progressEvery = cfg.getInt("output.progress_every", 1, io::Range::closed(0, 1e9));
-  if (s.name.empty() || s.name.find('/') != std::string::npos)
-    cfg.fail(ConfigErrorKind::OutOfRange, "output.name", "must be a plain file name");
-  return s;
-}
 
 // The [amr] section: levels, how often to adapt and what to refine on. Without it (max_level 0)
 // the run is a uniform grid of mesh.patches patches.
@@ -92,29 +68,6 @@ std::pair<AmrSettings, amr::IndicatorCriterion> readAmr(Config& cfg) {
   return {settings, criterion};
 }
 
-// The [run] section's back end: "host", "device", or "auto" (the device where this build has
-// one and a GPU is visible, else the host). A device that was asked for and is missing stops the
-// run with exit code 12; "auto" says which it chose.
-MemorySpace readBackend(Config& cfg) {
-  const std::string backend = cfg.getChoice("run.backend", "auto", {"auto", "host", "device"});
-  if (backend == "host") {
-    std::printf("tessera: back end host (run.backend = \"host\")\n");
-    return MemorySpace::Host;
-  }
-  try {
-    requireDevice();
-  } catch (const std::runtime_error& missing) {
-    if (backend == "device")
-      cfg.fail(ConfigErrorKind::Unavailable, "run.backend",
-               "\"device\" cannot run here: " + std::string(missing.what()));
-    std::printf("tessera: back end host (run.backend = \"auto\": %s)\n", missing.what());
-    return MemorySpace::Host;
-  }
-  std::printf("tessera: back end %s (GPU)\n",
-              std::string(backendName(compiledDeviceBackend())).c_str());
-  return MemorySpace::Device;
-}
-
 // Runs a case: makeInitial(layout, geometry) gives the initial state of a mesh.
 template <ConservationLaw PDE, class MakeInitial>
 void simulate(Config& cfg, const RunRequest& request, PDE pde, MakeInitial makeInitial,
@@ -135,12 +88,7 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, MakeInitial makeI
   amr.initialise(makeInitial);
   PatchSolver<PDE>& solver = amr.solver();
 
-  std::error_code ec;
-  std::filesystem::create_directories(run.directory, ec);
-  if (ec || !std::filesystem::is_directory(run.directory))
-    throw std::runtime_error(run.directory.string() + ": cannot create the output folder (" +
-                             ec.message() + ")");
-  io::writeFileAtomically(run.directory / "config.toml", cfg.effectiveToml());
+  prepareOutputFolder(cfg, run);
   io::RunLog log(run.directory / "log.jsonl", run.endTime, request.quiet ? 0 : run.progressEvery);
 
 #if TESSERA_HAS_VTK
@@ -169,31 +117,21 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, MakeInitial makeI
               solver.layout().cellsPerAxis, Dim, settings.minLevel, amr.finestLevel(),
               solver.numCells(), cfl, run.endTime);
   writeOutput();
-  // Steps end exactly on output times (multiples of the interval, not a running sum that drifts)
-  // and on the end time; a relative slack absorbs round-off.
-  const double slack = 1e-12 * run.endTime;
-  long long outputsDone = 0;
-  const auto outputTime = [&](long long k) {
-    const double t = run.outputInterval > 0 ? double(k) * run.outputInterval : run.endTime;
-    return t > run.endTime - slack ? run.endTime : t;
-  };
-  double nextOutput = outputTime(1); // never beyond the end time
-  while (solver.time() < run.endTime - slack && solver.step() < run.maxSteps) {
+  OutputSchedule schedule(run);
+  while (schedule.running(solver.time(), solver.step())) {
     Stopwatch watch;
-    const double dt = amr.stepToward(nextOutput, slack);
-    const bool reachesOutput = solver.time() == nextOutput;
+    const double dt = amr.stepToward(schedule.next(), schedule.slack());
+    const bool reachesOutput = schedule.reached(solver.time());
     log.step({solver.step(), solver.time(), dt, solver.numPatches(), solver.numCells(),
               amr.finestLevel() + 1, watch.seconds()});
-    if (reachesOutput && nextOutput < run.endTime) { // the end time's output follows the loop
+    if (reachesOutput)
       writeOutput();
-      nextOutput = outputTime(++outputsDone + 1);
-    }
   }
   writeOutput();
   log.finish(
       solver.step(), solver.time(),
       {solver.times().halo, solver.times().update, solver.times().reflux, amr.regridSeconds()});
-  if (solver.time() < run.endTime - slack)
+  if (schedule.beforeEnd(solver.time()))
     std::printf("stopped at time.max_steps = %lld before time.end_time\n", run.maxSteps);
 }
 
@@ -239,21 +177,7 @@ void runEuler(Config& cfg, const RunRequest& request) {
         },
         grid, boundary);
   } else if (type == "riemann") {
-    RiemannProblem<Dim> ic;
-    ic.pde = pde;
-    const std::string axis =
-        cfg.getChoice("initial.axis", "x",
-                      std::vector<std::string>(kAxisNames.begin(), kAxisNames.begin() + Dim));
-    ic.axis = int(axis[0] - 'x');
-    ic.position =
-        cfg.getDouble("initial.position", 0.5 * (grid.lower()[ic.axis] + grid.upper()[ic.axis]));
-    for (int side = 0; side < 2; ++side) {
-      const std::string prefix = side == 0 ? "initial.left" : "initial.right";
-      double* state = side == 0 ? ic.left : ic.right;
-      state[0] = cfg.getDouble(prefix + ".density", std::nullopt, io::Range::positive());
-      state[1] = cfg.getDouble(prefix + ".velocity", 0.0);
-      state[2] = cfg.getDouble(prefix + ".pressure", std::nullopt, io::Range::positive());
-    }
+    const RiemannProblem<Dim> ic = readRiemann<Dim>(cfg, pde, grid.lower(), grid.upper());
     simulate(cfg, request, pde, fixedInitial(ic), grid, boundary);
   } else {
     EulerPulse<Dim> ic;
@@ -288,6 +212,8 @@ void runCase(const RunRequest& request) {
   Config cfg = Config::fromFile(request.caseFile);
   for (const std::string& assignment : request.overrides)
     cfg.applyOverride(assignment);
+  if (cfg.getChoice("mesh.type", "patches", {"patches", "unstructured"}) == "unstructured")
+    return runUnstructuredCase(cfg, request);
   const int dim = cfg.getInt("mesh.dimension", 2, io::Range::closed(2, 3));
   const std::string system = cfg.getChoice("physics.system", "euler", {"euler", "advection"});
   if (system == "euler")

@@ -1,0 +1,204 @@
+#include "io/unstructured_output.hpp"
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+#include <unordered_set>
+#include <vtkCellArray.h>
+#include <vtkCellData.h>
+#include <vtkCellType.h>
+#include <vtkDoubleArray.h>
+#include <vtkIdTypeArray.h>
+#include <vtkIntArray.h>
+#include <vtkNew.h>
+#include <vtkPoints.h>
+#include <vtkSmartPointer.h>
+#include <vtkUnsignedCharArray.h>
+#include <vtkUnstructuredGrid.h>
+
+#include "io/vtk_series_files.hpp"
+
+namespace tessera::io {
+
+namespace fs = std::filesystem;
+using unstructured::CellShape;
+using unstructured::Mesh;
+
+std::vector<CellField> eulerCellFields(const Euler<3>& pde, std::span<const double> conserved) {
+  const std::size_t cells = conserved.size() / 5;
+  std::vector<CellField> fields{{"density", 1, std::vector<double>(cells)},
+                                {"velocity", 3, std::vector<double>(3 * cells)},
+                                {"pressure", 1, std::vector<double>(cells)}};
+  for (std::size_t c = 0; c < cells; ++c) {
+    Euler<3>::State q;
+    for (int v = 0; v < 5; ++v)
+      q[v] = conserved[5 * c + std::size_t(v)];
+    const Euler<3>::State w = pde.toPrimitive(q);
+    fields[0].values[c] = w[Euler<3>::kDensity];
+    for (int a = 0; a < 3; ++a)
+      fields[1].values[3 * c + std::size_t(a)] = w[Euler<3>::kMomentum + a];
+    fields[2].values[c] = w[Euler<3>::kEnergy];
+  }
+  return fields;
+}
+
+namespace {
+
+// The integer cell arrays added to every piece; the caller's fields must not use these names.
+constexpr const char* kCellIdName = "cell_id";
+constexpr const char* kRankName = "rank";
+
+// Rejects inconsistent input before any file is touched, so a bad call leaves the output as it was.
+void checkInput(const Mesh& mesh, const std::vector<CellField>& fields) {
+  std::unordered_set<std::string> names{kCellIdName, kRankName};
+  for (const CellField& field : fields) {
+    // vtkCellData::AddArray silently replaces an array of the same name, so reject duplicates.
+    if (field.name.empty() || !names.insert(field.name).second) {
+      std::string message = "CellField name '";
+      message += field.name;
+      message += "' is empty, repeated or reserved (cell_id, rank)";
+      throw std::invalid_argument(message);
+    }
+    const std::size_t expected = std::size_t(field.components) * std::size_t(mesh.numCells());
+    if ((field.components != 1 && field.components != 3) || field.values.size() != expected) {
+      std::string message = "CellField '";
+      message += field.name;
+      message += "' has ";
+      message += std::to_string(field.values.size());
+      message += " values of ";
+      message += std::to_string(field.components);
+      message += " components, expected 1 or 3 components per cell of ";
+      message += std::to_string(mesh.numCells());
+      throw std::invalid_argument(message);
+    }
+  }
+}
+
+// Whether a cell's nodes are in Gmsh's orientation: its template faces (localFaceNodes) enclose
+// a positive volume, each face split into a fan of triangles.
+bool gmshOriented(const Mesh& mesh, int cell) {
+  const CellShape shape = mesh.cellShapes[std::size_t(cell)];
+  const auto nodes = mesh.cellNodes.row(cell);
+  std::array<double, 3> ref{0.0, 0.0, 0.0};
+  for (int n : nodes)
+    for (int a = 0; a < 3; ++a)
+      ref[std::size_t(a)] += mesh.nodes[std::size_t(n)][std::size_t(a)] / double(nodes.size());
+  double volume = 0.0;
+  for (int f = 0; f < unstructured::faceCount(shape); ++f) {
+    const auto local = unstructured::localFaceNodes(shape, f);
+    const auto& p0 = mesh.nodes[std::size_t(nodes[std::size_t(local[0])])];
+    for (std::size_t i = 1; i + 1 < local.size(); ++i) {
+      const auto& p1 = mesh.nodes[std::size_t(nodes[std::size_t(local[i])])];
+      const auto& p2 = mesh.nodes[std::size_t(nodes[std::size_t(local[i + 1])])];
+      double d[3], u[3], w[3];
+      for (std::size_t a = 0; a < 3; ++a) {
+        d[a] = p0[a] - ref[a];
+        u[a] = p1[a] - p0[a];
+        w[a] = p2[a] - p0[a];
+      }
+      volume += d[0] * (u[1] * w[2] - u[2] * w[1]) + d[1] * (u[2] * w[0] - u[0] * w[2]) +
+                d[2] * (u[0] * w[1] - u[1] * w[0]);
+    }
+  }
+  return volume > 0.0;
+}
+
+struct VtkShape {
+  int type;
+  std::array<int, 8> gmshOrder;   // VTK node k is the cell's node gmshOrder[k]...
+  std::array<int, 8> mirrorOrder; // ... or mirrorOrder[k] for a mirrored cell
+};
+
+VtkShape vtkShape(CellShape shape) {
+  switch (shape) {
+  case CellShape::Tetrahedron:
+    return {VTK_TETRA, {0, 1, 2, 3}, {0, 2, 1, 3}};
+  case CellShape::Pyramid:
+    return {VTK_PYRAMID, {0, 1, 2, 3, 4}, {0, 3, 2, 1, 4}};
+  case CellShape::Prism:
+    return {VTK_WEDGE, {0, 2, 1, 3, 5, 4}, {0, 1, 2, 3, 4, 5}};
+  default:
+    return {VTK_HEXAHEDRON, {0, 1, 2, 3, 4, 5, 6, 7}, {0, 3, 2, 1, 4, 7, 6, 5}};
+  }
+}
+
+vtkSmartPointer<vtkUnstructuredGrid> buildGrid(const Mesh& mesh,
+                                               const std::vector<CellField>& fields, int rank) {
+  const vtkIdType numCells = mesh.numCells();
+  vtkNew<vtkDoubleArray> coords;
+  coords->SetNumberOfComponents(3);
+  coords->SetNumberOfTuples(mesh.numNodes());
+  double* xyz = coords->GetPointer(0);
+  for (const auto& node : mesh.nodes)
+    xyz = std::copy(node.begin(), node.end(), xyz);
+  vtkNew<vtkPoints> points;
+  points->SetData(coords);
+
+  vtkNew<vtkIdTypeArray> offsets, connectivity;
+  vtkNew<vtkUnsignedCharArray> types;
+  offsets->SetNumberOfValues(numCells + 1);
+  connectivity->SetNumberOfValues(vtkIdType(mesh.cellNodes.indices.size()));
+  types->SetNumberOfValues(numCells);
+  vtkIdType next = 0;
+  for (int c = 0; c < mesh.numCells(); ++c) {
+    const VtkShape shape = vtkShape(mesh.cellShapes[std::size_t(c)]);
+    const auto& order = gmshOriented(mesh, c) ? shape.gmshOrder : shape.mirrorOrder;
+    const auto nodes = mesh.cellNodes.row(c);
+    offsets->SetValue(c, next);
+    for (std::size_t k = 0; k < nodes.size(); ++k)
+      connectivity->SetValue(next++, nodes[std::size_t(order[k])]);
+    types->SetValue(c, static_cast<unsigned char>(shape.type));
+  }
+  offsets->SetValue(numCells, next);
+  vtkNew<vtkCellArray> cells;
+  cells->SetData(offsets, connectivity);
+
+  auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
+  grid->SetPoints(points);
+  grid->SetCells(types, cells);
+
+  vtkCellData* cellData = grid->GetCellData();
+  for (const CellField& field : fields) {
+    vtkNew<vtkDoubleArray> values;
+    values->SetName(field.name.c_str());
+    values->SetNumberOfComponents(field.components);
+    values->SetNumberOfTuples(numCells);
+    std::copy(field.values.begin(), field.values.end(), values->GetPointer(0));
+    cellData->AddArray(values);
+  }
+  vtkNew<vtkIntArray> cellId, rankOf;
+  cellId->SetName(kCellIdName);
+  rankOf->SetName(kRankName);
+  cellId->SetNumberOfValues(numCells);
+  rankOf->SetNumberOfValues(numCells);
+  for (int c = 0; c < mesh.numCells(); ++c) {
+    cellId->SetValue(c, c);
+    rankOf->SetValue(c, rank);
+  }
+  cellData->AddArray(cellId);
+  cellData->AddArray(rankOf);
+  return grid;
+}
+
+} // namespace
+
+UnstructuredSeriesWriter::UnstructuredSeriesWriter(fs::path directory, std::string baseName,
+                                                   int rank, int numRanks)
+    : directory_(std::move(directory)), baseName_(std::move(baseName)), rank_(rank),
+      numRanks_(numRanks) {
+  detail::checkSeriesNames("UnstructuredSeriesWriter", baseName_, rank_, numRanks_);
+}
+
+fs::path UnstructuredSeriesWriter::write(int step, double time, const Mesh& mesh,
+                                         const std::vector<CellField>& fields) {
+  checkInput(mesh, fields);
+  const auto grid = buildGrid(mesh, fields, rank_);
+  return detail::writeSeriesStep(directory_, baseName_, rank_, numRanks_, step, time, grid,
+                                 written_);
+}
+
+fs::path UnstructuredSeriesWriter::seriesPath() const {
+  return directory_ / (baseName_ + ".pvd");
+}
+
+} // namespace tessera::io

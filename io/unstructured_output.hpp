@@ -1,0 +1,58 @@
+#pragma once
+// VTK output of the unstructured module's cells through the VTK library, in the layout of
+// VtkSeriesWriter (io/vtk_output.hpp) and with its atomic writes and ordering across ranks:
+//   <base>.pvd                       the time series ParaView opens
+//   <base>_<step>.pvtu               one per output step, naming every rank's piece
+//   <base>_<step>/rank_<rank>.vtu    one per rank and output step
+// Cells are VTK_TETRA, VTK_PYRAMID, VTK_WEDGE and VTK_HEXAHEDRON on the mesh's own nodes. Tessera
+// orders nodes as Gmsh does, and so does VTK for tetrahedra, pyramids and hexahedra; a VTK wedge,
+// though, has its first triangle facing away from the second (its faces are outward only so),
+// where Gmsh's faces towards it: prisms are written with both triangles reversed. A cell whose
+// nodes come mirrored (buildMesh accepts those) is written mirrored back, so that every VTK cell
+// has outward faces. Cell data: the given fields (Float64) plus Int32 cell_id (the cell's index
+// in the mesh) and rank.
+#include <filesystem>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/unstructured/mesh.hpp"
+#include "solvers/euler.hpp"
+
+namespace tessera::io {
+
+// One value (components = 1) or one vector (components = 3) per cell, cell after cell.
+struct CellField {
+  std::string name;
+  int components = 1;
+  std::vector<double> values;
+};
+
+// density, velocity (3 components) and pressure of conserved Euler states ([cell][5]).
+std::vector<CellField> eulerCellFields(const Euler<3>& pde, std::span<const double> conserved);
+
+class UnstructuredSeriesWriter {
+public:
+  // Throws std::invalid_argument unless 0 <= rank < numRanks and baseName is a plain file name.
+  UnstructuredSeriesWriter(std::filesystem::path directory, std::string baseName, int rank,
+                           int numRanks);
+
+  // Writes this rank's cells of one output step and, on rank 0, the .pvtu and the .pvd with every
+  // step this writer has written (a step written again replaces its entry). Returns the .pvtu's
+  // path. Throws std::invalid_argument for a field of the wrong size, a component count other
+  // than 1 or 3 or a repeated or reserved name (before any file is touched), std::runtime_error
+  // (or std::filesystem::filesystem_error) naming the file when writing fails.
+  std::filesystem::path write(int step, double time, const unstructured::Mesh& mesh,
+                              const std::vector<CellField>& fields);
+
+  std::filesystem::path seriesPath() const;
+
+private:
+  std::filesystem::path directory_;
+  std::string baseName_;
+  int rank_, numRanks_;
+  std::vector<std::pair<double, std::string>> written_; // (time, .pvtu name relative to directory)
+};
+
+} // namespace tessera::io

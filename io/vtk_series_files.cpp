@@ -1,0 +1,165 @@
+#include "io/vtk_series_files.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+#include <initializer_list>
+#include <stdexcept>
+#include <vtkCellData.h>
+#include <vtkDataArray.h>
+#include <vtkErrorCode.h>
+#include <vtkIndent.h>
+#include <vtkNew.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLDataElement.h>
+#include <vtkXMLUnstructuredGridWriter.h>
+#include <vtkZLibDataCompressor.h>
+
+#include "io/atomic_file.hpp"
+
+namespace tessera::io::detail {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void writePiece(vtkUnstructuredGrid* grid, const fs::path& file) {
+  writeAtomically(file, [&](const fs::path& temporary) {
+    vtkNew<vtkXMLUnstructuredGridWriter> writer;
+    vtkNew<vtkZLibDataCompressor> compressor;
+    writer->SetFileName(temporary.c_str());
+    writer->SetInputData(grid);
+    writer->SetDataModeToAppended();
+    writer->EncodeAppendedDataOff(); // raw binary instead of base64
+    writer->SetCompressor(compressor);
+    writer->SetHeaderTypeToUInt64(); // block sizes of pieces over 4 GiB
+    const int written = writer->Write();
+    const unsigned long error = writer->GetErrorCode();
+    if (written == 0 || error != vtkErrorCode::NoError)
+      throw std::runtime_error("VTK could not write " + file.string() + ": " +
+                               vtkErrorCode::GetStringFromErrorCode(error));
+  });
+}
+
+vtkNew<vtkXMLDataElement>
+element(const char* name, std::initializer_list<std::pair<const char*, std::string>> attrs) {
+  vtkNew<vtkXMLDataElement> e;
+  e->SetName(name);
+  for (const auto& [key, value] : attrs)
+    e->SetAttribute(key, value.c_str());
+  return e;
+}
+
+// The root of a VTK XML file, with the attributes VTK's own writers give it.
+vtkNew<vtkXMLDataElement> vtkFileElement(const char* type, const char* version) {
+  const char* byteOrder = std::endian::native == std::endian::little ? "LittleEndian" : "BigEndian";
+  return element("VTKFile", {{"type", type}, {"version", version}, {"byte_order", byteOrder}});
+}
+
+void writeXml(vtkXMLDataElement* root, const fs::path& file) {
+  writeAtomically(file, [&](const fs::path& temporary) {
+    std::ofstream out(temporary);
+    out << "<?xml version=\"1.0\"?>\n";
+    root->PrintXML(out, vtkIndent()); // escapes special characters in attribute values
+    out.close();
+    if (!out)
+      throw std::runtime_error("could not write " + file.string());
+  });
+}
+
+std::string pieceName(const std::string& stepName, int rank) {
+  return stepName + "/rank_" + std::to_string(rank) + ".vtu";
+}
+
+// The .pvtu as vtkXMLPUnstructuredGridWriter lays it out. That writer cannot produce it here:
+// without an MPI controller it lists only the pieces it wrote itself, and it writes its files in
+// place rather than atomically. The array list is taken from rank 0's grid; every rank writes the
+// same arrays.
+vtkNew<vtkXMLDataElement> summaryElement(vtkUnstructuredGrid* grid, const std::string& stepName,
+                                         int numRanks) {
+  static_assert(sizeof(int) == 4, "vtkIntArray is written as Int32");
+  auto root = vtkFileElement("PUnstructuredGrid", "1.0");
+  root->SetAttribute("header_type", "UInt64"); // as in the pieces
+  auto unstructured = element("PUnstructuredGrid", {{"GhostLevel", "0"}});
+  auto cellData = element("PCellData", {});
+  vtkCellData* arrays = grid->GetCellData();
+  for (int a = 0; a < arrays->GetNumberOfArrays(); ++a) {
+    vtkDataArray* array = arrays->GetArray(a);
+    const char* type = array->GetDataType() == VTK_DOUBLE ? "Float64" : "Int32";
+    auto entry = element("PDataArray", {{"type", type}, {"Name", array->GetName()}});
+    if (array->GetNumberOfComponents() > 1)
+      entry->SetIntAttribute("NumberOfComponents", array->GetNumberOfComponents());
+    cellData->AddNestedElement(entry);
+  }
+  auto points = element("PPoints", {});
+  points->AddNestedElement(element(
+      "PDataArray", {{"type", "Float64"}, {"Name", "Points"}, {"NumberOfComponents", "3"}}));
+  unstructured->AddNestedElement(cellData);
+  unstructured->AddNestedElement(points);
+  for (int r = 0; r < numRanks; ++r)
+    unstructured->AddNestedElement(element("Piece", {{"Source", pieceName(stepName, r)}}));
+  root->AddNestedElement(unstructured);
+  return root;
+}
+
+// Shortest decimal form that reads back as the same double (ostream's default keeps 6 digits).
+std::string exactDecimal(double value) {
+  char buffer[32];
+  return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
+}
+
+// The .pvd time series; VTK 9.1 has no writer for it, ParaView reads it with vtkPVDReader.
+vtkNew<vtkXMLDataElement> seriesElement(const std::vector<std::pair<double, std::string>>& steps) {
+  auto root = vtkFileElement("Collection", "0.1");
+  auto collection = element("Collection", {});
+  for (const auto& [time, file] : steps)
+    collection->AddNestedElement(
+        element("DataSet", {{"timestep", exactDecimal(time)}, {"part", "0"}, {"file", file}}));
+  root->AddNestedElement(collection);
+  return root;
+}
+
+} // namespace
+
+void checkSeriesNames(std::string_view writer, const std::string& baseName, int rank,
+                      int numRanks) {
+  std::string message(writer);
+  if (numRanks < 1 || rank < 0 || rank >= numRanks) {
+    message += ": rank ";
+    message += std::to_string(rank);
+    message += " is not in [0, ";
+    message += std::to_string(numRanks);
+    message += ")";
+    throw std::invalid_argument(message);
+  }
+  if (baseName.empty() || baseName.find('/') != std::string::npos) {
+    message += ": base name '";
+    message += baseName;
+    message += "' must be a non-empty file name without '/'";
+    throw std::invalid_argument(message);
+  }
+}
+
+fs::path writeSeriesStep(const fs::path& directory, const std::string& baseName, int rank,
+                         int numRanks, int step, double time, vtkUnstructuredGrid* grid,
+                         std::vector<std::pair<double, std::string>>& written) {
+  char number[16];
+  std::snprintf(number, sizeof number, "%06d", step);
+  const std::string stepName = baseName + "_" + number;
+  fs::create_directories(directory / stepName);
+  writePiece(grid, directory / pieceName(stepName, rank));
+
+  const std::string summaryName = stepName + ".pvtu";
+  if (rank == 0) {
+    writeXml(summaryElement(grid, stepName, numRanks), directory / summaryName);
+    // A step written again (a rerun of it) replaces its entry instead of adding a second one.
+    std::erase_if(written, [&](const auto& entry) { return entry.second == summaryName; });
+    written.emplace_back(time, summaryName);
+    writeXml(seriesElement(written), directory / (baseName + ".pvd"));
+  }
+  return directory / summaryName;
+}
+
+} // namespace tessera::io::detail

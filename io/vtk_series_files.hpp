@@ -1,0 +1,32 @@
+#pragma once
+// The files every VTK series writer writes, whatever its cells: each rank's .vtu piece, the
+// .pvtu of an output step naming every rank's piece, and the .pvd time series, each written under
+// a temporary name and renamed (io/atomic_file.hpp). Internal to io's VTK sources: it names a VTK
+// type, which io's public headers do not.
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+class vtkUnstructuredGrid;
+
+namespace tessera::io::detail {
+
+// Throws std::invalid_argument, naming `writer`, unless 0 <= rank < numRanks and baseName is a
+// plain file name (it becomes part of relative paths inside the .pvtu and .pvd files).
+void checkSeriesNames(std::string_view writer, const std::string& baseName, int rank, int numRanks);
+
+// Writes one output step of a series in `directory`:
+//   <base>_<step>/rank_<rank>.vtu    this rank's grid (binary appended, zlib)
+//   <base>_<step>.pvtu               on rank 0: names every rank's piece, with grid's cell arrays
+//   <base>.pvd                       on rank 0: every step in `written`, which gains this one
+// (<step> in six digits, so that listings sort in time order). A step written again replaces
+// its entry in `written`. Returns the .pvtu's path on every rank. Throws std::runtime_error (or
+// std::filesystem::filesystem_error) naming the file where writing fails.
+std::filesystem::path writeSeriesStep(const std::filesystem::path& directory,
+                                      const std::string& baseName, int rank, int numRanks, int step,
+                                      double time, vtkUnstructuredGrid* grid,
+                                      std::vector<std::pair<double, std::string>>& written);
+
+} // namespace tessera::io::detail

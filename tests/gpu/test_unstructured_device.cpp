@@ -1,0 +1,98 @@
+// The unstructured Euler solver on the device against its host twin, with every scatter strategy:
+// on a shuffled mixed mesh (all four shapes) with every boundary kind, the first residual and the
+// state after 20 steps agree to 1e-12 relative, and so does every step's dt. They differ only in
+// the order of the additions into each cell (atomics), hence not bitwise: measured on an H200
+// (2026-11-22), at most 8.3e-16 for the residual and 4.6e-16 for the state. Skipped where no
+// device is visible.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <gtest/gtest.h>
+#include <string>
+#include <vector>
+
+#include "engine/atomics/strategy.hpp"
+#include "engine/memory.hpp"
+#include "engine/unstructured/box_mesh.hpp"
+#include "solvers/unstructured_euler.hpp"
+
+namespace tessera {
+namespace {
+
+constexpr int kSteps = 20;
+
+unstructured::Mesh shuffledMixedBox() {
+  unstructured::BoxMeshSpec spec;
+  spec.hi = {1.0, 0.8, 1.2};
+  spec.nx = 10;
+  spec.ny = 8;
+  spec.nz = 8;
+  spec.cells = unstructured::BoxCells::Mixed;
+  spec.shuffle = true;
+  spec.seed = 5;
+  return unstructured::buildMesh(unstructured::boxMesh(spec));
+}
+
+UnstructuredBoundary everyKind(const Euler<3>& pde) {
+  UnstructuredBoundary b;
+  b.kindOfTag = {{1, FaceKind::Farfield}, {2, FaceKind::Outflow},  {3, FaceKind::SlipWall},
+                 {4, FaceKind::SlipWall}, {5, FaceKind::Symmetry}, {6, FaceKind::SlipWall}};
+  b.farfield = pde.toConserved({{1.2, 0.6, 0.1, 0.0, 1.5}});
+  return b;
+}
+
+// A smooth flow with a pressure bump, moving towards the outflow.
+Euler<3>::State initial(const Vec<double, 3>& x) {
+  const double r2 = std::pow(x[0] - 0.4, 2) + std::pow(x[1] - 0.3, 2) + std::pow(x[2] - 0.6, 2);
+  return Euler<3>{}.toConserved(
+      {{1.0 + 0.2 * std::sin(3 * x[1]), 0.5, -0.2 * x[2], 0.1, 1.0 + 4.0 * std::exp(-r2 / 0.02)}});
+}
+
+// max over cells of |a - b| per variable, over the largest |b| of that variable.
+double relativeDifference(const std::vector<double>& a, const std::vector<double>& b) {
+  double worst = 0.0;
+  for (std::size_t v = 0; v < 5; ++v) {
+    double scale = 0.0, diff = 0.0;
+    for (std::size_t i = v; i < b.size(); i += 5) {
+      scale = std::max(scale, std::fabs(b[i]));
+      diff = std::max(diff, std::fabs(a[i] - b[i]));
+    }
+    worst = std::max(worst, scale > 0.0 ? diff / scale : diff);
+  }
+  return worst;
+}
+
+TEST(UnstructuredDevice, StepsMatchTheHostWithEveryStrategy) {
+  if (!deviceAvailable())
+    GTEST_SKIP() << "no device";
+  const Euler<3> pde;
+  UnstructuredEuler host(pde, shuffledMixedBox(), everyKind(pde), 0.9, MemorySpace::Host);
+  host.initialise(initial);
+  const std::vector<double> hostResidual = host.residual();
+  std::vector<double> hostDt;
+  for (int n = 0; n < kSteps; ++n) {
+    hostDt.push_back(host.stableDt());
+    host.advance(hostDt.back());
+  }
+
+  for (atomics::Strategy s : atomics::kAllStrategies) {
+    SCOPED_TRACE(atomics::strategyName(s));
+    UnstructuredEuler device(pde, shuffledMixedBox(), everyKind(pde), 0.9, MemorySpace::Device);
+    device.setStrategy(s);
+    device.initialise(initial);
+    const double residual = relativeDifference(device.residual(), hostResidual);
+    EXPECT_LE(residual, 1e-12);
+    for (int n = 0; n < kSteps; ++n) {
+      const double dt = device.stableDt();
+      EXPECT_NEAR(dt, hostDt[std::size_t(n)], 1e-12 * hostDt[std::size_t(n)]) << "step " << n;
+      device.advance(dt);
+    }
+    const double state = relativeDifference(device.hostState(), host.hostState());
+    EXPECT_LE(state, 1e-12);
+    std::printf("%s: first residual %.2g, state after %d steps %.2g (relative to the host)\n",
+                std::string(atomics::strategyName(s)).c_str(), residual, kSteps, state);
+  }
+}
+
+} // namespace
+} // namespace tessera

@@ -1,0 +1,78 @@
+#include "tools/tessera/run_settings.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <system_error>
+
+#include "engine/backend.hpp"
+#include "io/atomic_file.hpp"
+#include "solvers/require_device.hpp"
+
+namespace tessera::cli {
+
+using io::Config;
+using io::ConfigErrorKind;
+
+RunSettings readRunSettings(Config& cfg, const RunRequest& request) {
+  RunSettings s;
+  s.endTime = cfg.getDouble("time.end_time", std::nullopt, io::Range::positive());
+  s.maxSteps = cfg.getInt("time.max_steps", 1000000, io::Range::closed(1, 2e9));
+  s.outputInterval =
+      cfg.getDouble("output.interval", s.endTime / 10, io::Range::closed(0.0, INFINITY));
+  s.writeOutput = cfg.getBool("output.enabled", true);
+  s.name = cfg.getString("output.name", request.caseFile.stem().string());
+  s.directory = cfg.getString("output.directory", "output/" + s.name);
+  s.progressEvery = cfg.getInt("output.progress_every", 1, io::Range::closed(0, 1e9));
+  if (s.name.empty() || s.name.find('/') != std::string::npos)
+    cfg.fail(ConfigErrorKind::OutOfRange, "output.name", "must be a plain file name");
+  return s;
+}
+
+MemorySpace readBackend(Config& cfg) {
+  const std::string backend = cfg.getChoice("run.backend", "auto", {"auto", "host", "device"});
+  if (backend == "host") {
+    std::printf("tessera: back end host (run.backend = \"host\")\n");
+    return MemorySpace::Host;
+  }
+  try {
+    requireDevice();
+  } catch (const std::runtime_error& missing) {
+    if (backend == "device")
+      cfg.fail(ConfigErrorKind::Unavailable, "run.backend",
+               "\"device\" cannot run here: " + std::string(missing.what()));
+    std::printf("tessera: back end host (run.backend = \"auto\": %s)\n", missing.what());
+    return MemorySpace::Host;
+  }
+  std::printf("tessera: back end %s (GPU)\n",
+              std::string(backendName(compiledDeviceBackend())).c_str());
+  return MemorySpace::Device;
+}
+
+void prepareOutputFolder(const Config& cfg, const RunSettings& run) {
+  std::error_code ec;
+  std::filesystem::create_directories(run.directory, ec);
+  if (ec || !std::filesystem::is_directory(run.directory))
+    throw std::runtime_error(run.directory.string() + ": cannot create the output folder (" +
+                             ec.message() + ")");
+  io::writeFileAtomically(run.directory / "config.toml", cfg.effectiveToml());
+}
+
+OutputSchedule::OutputSchedule(const RunSettings& run)
+    : endTime_(run.endTime), interval_(run.outputInterval), slack_(1e-12 * run.endTime),
+      maxSteps_(run.maxSteps), next_(outputTime(1)) {}
+
+bool OutputSchedule::reached(double time) {
+  if (time != next_ || next_ >= endTime_)
+    return false;
+  next_ = outputTime(++outputsDone_ + 1);
+  return true;
+}
+
+// The k-th output time, never beyond the end time.
+double OutputSchedule::outputTime(long long k) const {
+  const double t = interval_ > 0 ? double(k) * interval_ : endTime_;
+  return t > endTime_ - slack_ ? endTime_ : t;
+}
+
+} // namespace tessera::cli

@@ -1,0 +1,59 @@
+#pragma once
+// What every kind of case shares: the [time], [output] and [run] settings, the output folder with
+// the effective configuration, and the schedule of output times.
+#include <filesystem>
+#include <string>
+
+#include "engine/memory.hpp"
+#include "io/config.hpp"
+#include "tools/tessera/run_case.hpp"
+
+namespace tessera::cli {
+
+struct RunSettings {
+  double endTime = 0.0;
+  long long maxSteps = 0;
+  double outputInterval = 0.0;
+  bool writeOutput = true;
+  std::filesystem::path directory;
+  std::string name;
+  int progressEvery = 1;
+};
+
+RunSettings readRunSettings(io::Config& cfg, const RunRequest& request);
+
+// The [run] section's back end: "host", "device", or "auto" (the device where this build has
+// one and a GPU is visible, else the host). A device that was asked for and is missing stops the
+// run with exit code 12; the first line of the run says which back end it uses and why.
+MemorySpace readBackend(io::Config& cfg);
+
+// Creates the output folder and writes the effective configuration into it.
+void prepareOutputFolder(const io::Config& cfg, const RunSettings& run);
+
+// Steps end exactly on output times (multiples of the interval, not a running sum that drifts)
+// and on the end time; a relative slack absorbs round-off.
+class OutputSchedule {
+public:
+  explicit OutputSchedule(const RunSettings& run);
+
+  // Whether the run goes on from this time and step count: before the end time (up to the slack)
+  // and below time.max_steps.
+  bool beforeEnd(double time) const { return time < endTime_ - slack_; }
+  bool running(double time, long long step) const { return beforeEnd(time) && step < maxSteps_; }
+  // The time the next step must not pass: the next output time, the end time at most.
+  double next() const { return next_; }
+  double slack() const { return slack_; }
+  // After a step that ended at `time`: true where it reached an output time before the end time
+  // (the end time's output follows the loop); the schedule then moves to the next one.
+  bool reached(double time);
+
+private:
+  double outputTime(long long k) const;
+
+  double endTime_, interval_, slack_;
+  long long maxSteps_;
+  long long outputsDone_ = 0;
+  double next_;
+};
+
+} // namespace tessera::cli

@@ -1,0 +1,187 @@
+#include "tools/tessera/unstructured_case_reader.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/unstructured/box_mesh.hpp"
+#include "engine/unstructured/renumbering.hpp"
+#include "io/gmsh_reader.hpp"
+#include "io/su2_reader.hpp"
+#include "tools/tessera/case_reader.hpp"
+
+namespace tessera::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using io::Config;
+using io::ConfigError;
+using io::ConfigErrorKind;
+
+std::string joined(std::initializer_list<std::string_view> parts) {
+  std::string text;
+  for (std::string_view part : parts)
+    text += part;
+  return text;
+}
+
+// The key that names where the mesh comes from, for errors about the mesh as a whole.
+std::string meshKey(const Config& cfg) {
+  return cfg.has("mesh.file") ? "mesh.file" : "mesh.box";
+}
+
+unstructured::MeshDescription readMeshFile(Config& cfg, const fs::path& caseFile) {
+  const fs::path file = caseFile.parent_path() / cfg.getString("mesh.file", std::nullopt);
+  const fs::path extension = file.extension();
+  if (extension != ".msh" && extension != ".su2")
+    cfg.fail(ConfigErrorKind::OutOfRange, "mesh.file", "must end in .msh (Gmsh) or .su2 (SU2)");
+  try {
+    return extension == ".msh" ? io::readGmsh(file) : io::readSu2(file);
+  } catch (const io::MeshReadError& e) {
+    cfg.fail(ConfigErrorKind::Unreadable, "mesh.file", e.what());
+  }
+}
+
+unstructured::MeshDescription readBox(Config& cfg) {
+  const std::vector<double> lower =
+      cfg.getDoubles("mesh.box.lower", std::vector<double>(3, 0.0), 3);
+  const std::vector<double> upper =
+      cfg.getDoubles("mesh.box.upper", std::vector<double>(3, 1.0), 3);
+  const std::vector<int> cells =
+      cfg.getInts("mesh.box.cells", std::nullopt, 3, io::Range::closed(1, 1 << 20));
+  const std::string shape =
+      cfg.getChoice("mesh.box.shape", "hexahedra", {"tetrahedra", "prisms", "hexahedra", "mixed"});
+  unstructured::BoxMeshSpec spec;
+  for (std::size_t a = 0; a < 3; ++a) {
+    if (!(upper[a] > lower[a]))
+      cfg.fail(ConfigErrorKind::Inconsistent, "mesh.box.upper",
+               "must exceed mesh.box.lower on every axis");
+    spec.lo[a] = lower[a];
+    spec.hi[a] = upper[a];
+  }
+  // Six tetrahedra per cube at most, and cell indices are ints.
+  if (6.0 * double(cells[0]) * double(cells[1]) * double(cells[2]) > 2e9)
+    cfg.fail(ConfigErrorKind::OutOfRange, "mesh.box.cells", "more cells than an int can count");
+  spec.nx = cells[0];
+  spec.ny = cells[1];
+  spec.nz = cells[2];
+  spec.cells = shape == "tetrahedra" ? unstructured::BoxCells::Tetrahedra
+               : shape == "prisms"   ? unstructured::BoxCells::Prisms
+               : shape == "mixed"    ? unstructured::BoxCells::Mixed
+                                     : unstructured::BoxCells::Hexahedra;
+  if (spec.cells == unstructured::BoxCells::Mixed && spec.nz < 4)
+    cfg.fail(ConfigErrorKind::Inconsistent, "mesh.box.cells",
+             "a \"mixed\" box has four layers of shapes along z: it needs at least 4 cells there");
+  return unstructured::boxMesh(spec);
+}
+
+} // namespace
+
+unstructured::Mesh readUnstructuredMesh(Config& cfg, const fs::path& caseFile) {
+  const bool hasFile = cfg.has("mesh.file"), hasBox = cfg.has("mesh.box");
+  if (hasFile && hasBox)
+    cfg.fail(ConfigErrorKind::Inconsistent, "mesh.box", "give mesh.file or mesh.box, not both");
+  if (!hasFile && !hasBox)
+    throw ConfigError(ConfigErrorKind::MissingKey,
+                      joined({cfg.sourceName(), ": an unstructured mesh needs mesh.file (a Gmsh "
+                                                ".msh or SU2 .su2 file) or mesh.box"}));
+  const unstructured::MeshDescription description =
+      hasFile ? readMeshFile(cfg, caseFile) : readBox(cfg);
+  const std::string renumber = cfg.getChoice("mesh.renumber", "rcm", {"rcm", "none"});
+  try {
+    unstructured::Mesh mesh = unstructured::buildMesh(description);
+    if (renumber == "rcm")
+      mesh = unstructured::renumbered(mesh, unstructured::reverseCuthillMcKee(mesh));
+    return mesh;
+  } catch (const std::invalid_argument& e) {
+    cfg.fail(ConfigErrorKind::Unreadable, meshKey(cfg), joined({"not a valid mesh: ", e.what()}));
+  }
+}
+
+UnstructuredBoundary readUnstructuredBoundary(Config& cfg, const unstructured::Mesh& mesh,
+                                              const Euler<3>& pde) {
+  std::set<int> tags;
+  long long untagged = 0;
+  for (int f = 0; f < mesh.numFaces(); ++f)
+    if (mesh.neighbour[std::size_t(f)] < 0) {
+      const int tag = mesh.faceTag[std::size_t(f)];
+      if (tag < 0)
+        ++untagged;
+      else
+        tags.insert(tag);
+    }
+  if (untagged > 0)
+    cfg.fail(ConfigErrorKind::Inconsistent, meshKey(cfg),
+             joined({std::to_string(untagged),
+                     " boundary faces have no tag: every boundary face needs one (Gmsh physical "
+                     "surfaces, SU2 markers) to take a boundary condition"}));
+
+  std::vector<std::string> kinds;
+  std::string kindList;
+  for (FaceKind k : kBoundaryFaceKinds) {
+    kinds.emplace_back(faceKindName(k));
+    kindList += joined({kindList.empty() ? "\"" : ", \"", faceKindName(k), "\""});
+  }
+  UnstructuredBoundary boundary;
+  bool anyFarfield = false;
+  for (int tag : tags) {
+    const std::string numberKey = joined({"boundary.", std::to_string(tag)});
+    const auto name = mesh.tagNames.find(tag);
+    const std::string nameKey =
+        name == mesh.tagNames.end() ? std::string() : joined({"boundary.", name->second});
+    const bool byName = !nameKey.empty() && cfg.has(nameKey), byNumber = cfg.has(numberKey);
+    if (byName && byNumber)
+      cfg.fail(ConfigErrorKind::Inconsistent, numberKey,
+               joined({"the same tag is set as ", nameKey, ": keep one of them"}));
+    if (!byName && !byNumber)
+      throw ConfigError(
+          ConfigErrorKind::MissingKey,
+          joined({cfg.sourceName(), ": the mesh's boundary faces of ", describeTag(mesh, tag),
+                  " have no condition: set ", nameKey.empty() ? numberKey : nameKey,
+                  nameKey.empty() ? "" : joined({" (or ", numberKey, ")"}), " to one of ",
+                  kindList}));
+    const FaceKind kind =
+        *parseBoundaryFaceKind(cfg.getChoice(byName ? nameKey : numberKey, std::nullopt, kinds));
+    boundary.kindOfTag[tag] = kind;
+    anyFarfield = anyFarfield || kind == FaceKind::Farfield;
+  }
+  if (anyFarfield)
+    boundary.farfield = pde.toConserved(readEulerPrimitive<3>(cfg, "farfield"));
+  return boundary;
+}
+
+ConservedAt readUnstructuredInitial(Config& cfg, const unstructured::Mesh& mesh,
+                                    const Euler<3>& pde) {
+  const std::string type = cfg.getChoice("initial.type", std::nullopt, {"riemann", "uniform"});
+  if (type == "uniform") {
+    const Euler<3>::State q = pde.toConserved(readEulerPrimitive<3>(cfg, "initial"));
+    return [q](const Vec<double, 3>&) { return q; };
+  }
+  Vec<double, 3> lower = Vec<double, 3>::filled(INFINITY),
+                 upper = Vec<double, 3>::filled(-INFINITY);
+  for (const auto& node : mesh.nodes)
+    for (int a = 0; a < 3; ++a) {
+      lower[a] = std::min(lower[a], node[std::size_t(a)]);
+      upper[a] = std::max(upper[a], node[std::size_t(a)]);
+    }
+  return readRiemann<3>(cfg, pde, lower, upper);
+}
+
+std::optional<atomics::Strategy> readAtomicStrategy(Config& cfg, EulerScatter scatter) {
+  std::vector<std::string> names{"auto"};
+  for (atomics::Strategy s : atomics::kAllStrategies)
+    names.emplace_back(atomics::strategyName(s));
+  std::string key = "unstructured.";
+  key.append(eulerScatterName(scatter)).append("_strategy");
+  const std::string name = cfg.getChoice(key, "auto", names);
+  if (name == "auto")
+    return std::nullopt;
+  return atomics::parseStrategy(name);
+}
+
+} // namespace tessera::cli

@@ -1,0 +1,41 @@
+#pragma once
+// From a case configuration to the unstructured solver's inputs: the mesh ([mesh]), the boundary
+// condition of each of its face tags ([boundary], [farfield]), the initial state ([initial]) and
+// the scatter strategy ([unstructured]). Config turns bad values into errors naming the file, the
+// key and the value.
+#include <filesystem>
+#include <functional>
+#include <optional>
+
+#include "engine/atomics/strategy.hpp"
+#include "engine/unstructured/mesh.hpp"
+#include "io/config.hpp"
+#include "solvers/euler.hpp"
+#include "solvers/unstructured_boundary.hpp"
+#include "solvers/unstructured_euler.hpp"
+
+namespace tessera::cli {
+
+// mesh.file (Gmsh .msh or SU2 .su2, relative to the case file's folder) or
+// mesh.box = { lower, upper, cells = [nx, ny, nz], shape = "tetrahedra" | "prisms" | "hexahedra" |
+// "mixed" }, then mesh.renumber: "rcm" (reverse Cuthill-McKee, the default) or "none".
+unstructured::Mesh readUnstructuredMesh(io::Config& cfg, const std::filesystem::path& caseFile);
+
+// boundary.<tag name> or boundary.<tag number> = "slip_wall" | "symmetry" | "farfield" |
+// "outflow" for every tag of the mesh's boundary faces, and farfield.{density, velocity,
+// pressure} where a tag is "farfield". Every boundary face must have a tag and every tag a kind.
+UnstructuredBoundary readUnstructuredBoundary(io::Config& cfg, const unstructured::Mesh& mesh,
+                                              const Euler<3>& pde);
+
+using ConservedAt = std::function<Euler<3>::State(const Vec<double, 3>&)>;
+
+// initial.type = "riemann" (as on patches; the default position is mid-way across the mesh's
+// bounding box) or "uniform" (initial.density, initial.velocity, initial.pressure).
+ConservedAt readUnstructuredInitial(io::Config& cfg, const unstructured::Mesh& mesh,
+                                    const Euler<3>& pde);
+
+// unstructured.residual_strategy or unstructured.wave_speed_strategy: the atomic strategy of that
+// face scatter, a strategy's name, or "auto" (nullopt: the tuner picks).
+std::optional<atomics::Strategy> readAtomicStrategy(io::Config& cfg, EulerScatter scatter);
+
+} // namespace tessera::cli
