@@ -10,7 +10,8 @@
 // atomics), one BM_ per strategy, and BM_Tuner (the tuner's pick, timed like the rest). Each is
 // the median of kRepetitions timed calls after one untimed call. A summary table with the
 // speed-ups over global atomics and the tuner's pick against the best closes the run.
-//   TESSERA_BENCH_CUBES=n  cubes per axis of the box (6 tetrahedra each; default 72: 2.24M cells)
+//   TESSERA_BENCH_CUBES=n  cubes per axis of the box (6 tetrahedra each; default 70: 2.06M cells,
+//   as bench_mesh_loops)
 #include <algorithm>
 #include <benchmark/benchmark.h>
 #include <cstdio>
@@ -192,7 +193,7 @@ int main(int argc, char** argv) {
   }
   const char* cubesText = std::getenv("TESSERA_BENCH_CUBES");
   unstructured::BoxMeshSpec spec;
-  spec.nx = spec.ny = spec.nz = cubesText ? std::atoi(cubesText) : 72;
+  spec.nx = spec.ny = spec.nz = cubesText ? std::atoi(cubesText) : 70;
   spec.cells = unstructured::BoxCells::Tetrahedra;
   spec.shuffle = true;
   spec.seed = 2026;
