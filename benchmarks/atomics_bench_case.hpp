@@ -20,8 +20,8 @@ public:
 
   // The scatter of K values per face (K = 5 or 15) with a strategy, into the K-wide target.
   void scatter(int k, atomics::Strategy strategy);
-  // The ceiling: the same face kernel with plain, non-atomic read-modify-writes (wrong sums
-  // wherever two faces of a warp meet in a cell; timing only).
+  // The ceiling: the same face kernel storing its values with plain stores (a wrong result:
+  // timing only).
   void plainStores(int k);
   // A device-to-device copy of bytesThatMustMove(k) / 2 bytes (read once, written once).
   void copy(int k);

@@ -6,8 +6,8 @@
 //   Table III  K = 5, the Rusanov face flux (seed 000's roe-flux);
 //   Table IV   K = 15, the Green-Gauss gradient (seed 000's lstgs).
 // Per ordering and K: BM_Copy (a device-to-device copy of the bytes the scatter must move: the
-// ceiling), BM_NoAtomics (plain additions, wrong result: the cost of the kernel without its
-// atomics), one BM_ per strategy, and BM_Tuner (the tuner's pick, timed like the rest). Each is
+// ceiling), BM_NoAtomics (plain stores, wrong result: the cost of the kernel without its
+// additions), one BM_ per strategy, and BM_Tuner (the tuner's pick, timed like the rest). Each is
 // the median of kRepetitions timed calls after one untimed call. A summary table with the
 // speed-ups over global atomics and the tuner's pick against the best closes the run.
 //   TESSERA_BENCH_CUBES=n  cubes per axis of the box (6 tetrahedra each; default 70: 2.06M cells,

@@ -62,6 +62,21 @@ __device__ inline void addSmemTransposed(double* stage, double* target, int cell
   warp::syncLanes(); // the stage is reused by the other side
 }
 
+// v[slot] with a slot known only at run time, by selection over every slot: indexing a register
+// array with a run-time index would move it to local memory (measured: 6x slower for K = 15).
+template <int K>
+__device__ inline double selectSlot(const double (&v)[K], int slot) {
+  double value = v[0];
+  for (int j = 1; j < K; ++j)
+    value = j == slot ? v[j] : value;
+  return value;
+}
+template <int K>
+__device__ inline void storeSlot(double (&v)[K], int slot, double value) {
+  for (int j = 0; j < K; ++j)
+    v[j] = j == slot ? value : v[j];
+}
+
 // Listings 3 and 4: the same row-major spread by register shuffles.
 template <int K>
 __device__ inline void addShuffleTransposed(double* target, int cell, double (&v)[K]) {
@@ -70,7 +85,7 @@ __device__ inline void addShuffleTransposed(double* target, int cell, double (&v
     for (int s = 1; s < K; ++s) {
       const int partner = powerOfTwoPartner(lane, s);
       const int slot = powerOfTwoSlot(partner, K);
-      v[slot] = warp::shuffle(v[slot], partner);
+      storeSlot<K>(v, slot, warp::shuffle(selectSlot<K>(v, slot), partner));
     }
     // Lane p now holds A[(p / K) K + i][p % K] in slot i.
     const int group = lane & ~(K - 1), column = lane & (K - 1);
@@ -87,7 +102,7 @@ __device__ inline void addShuffleTransposed(double* target, int cell, double (&v
       w[i] = v[i];
     for (int i = 0; i < K; ++i) {
       const int source = oddSourceLane(lane, i, stride, kWarpSize);
-      v[oddSlot(source, i, K, kWarpSize)] = warp::shuffle(w[i], source);
+      storeSlot<K>(v, oddSlot(source, i, K, kWarpSize), warp::shuffle(w[i], source));
     }
     addTransposedRows<K>(target, cell, v);
   }
