@@ -154,7 +154,10 @@ void printSummary() {
     for (int k : {5, 15}) {
       const std::string key = caseKey(o, k);
       const double bytes = o.device->bytesThatMustMove(k);
-      const double global = median(samples()[key + "/global_atomic"]);
+      const auto& globalTimes = samples()[key + "/global_atomic"];
+      if (globalTimes.empty()) // filtered out
+        continue;
+      const double global = median(globalTimes);
       double best = 1e30;
       std::string bestName;
       std::vector<std::string> variants{"copy", "no_atomics"};
