@@ -8,9 +8,8 @@
 
 #include "engine/atomics/scatter_host.hpp"
 #include "engine/memory.hpp"
-#include "engine/unstructured/box_mesh.hpp"
-#include "engine/unstructured/renumbering.hpp"
 #include "tests/gpu/atomics_device_twins.hpp"
+#include "tests/support/mixed_box_mesh.hpp"
 #include "tests/support/synthetic_contribution.hpp"
 
 namespace tessera::atomics {
@@ -18,18 +17,6 @@ namespace {
 
 // The warp (CUDA) or wavefront (HIP) width the device kernels were built for.
 constexpr int kWarpSizeOfBuild = TESSERA_WARP_SIZE;
-
-unstructured::Mesh mixedMesh(bool shuffled) {
-  unstructured::BoxMeshSpec spec;
-  spec.nx = 12;
-  spec.ny = 10;
-  spec.nz = 8;
-  spec.cells = unstructured::BoxCells::Mixed;
-  spec.shuffle = shuffled;
-  spec.seed = 11;
-  const unstructured::Mesh mesh = unstructured::buildMesh(unstructured::boxMesh(spec));
-  return shuffled ? mesh : unstructured::renumbered(mesh, unstructured::reverseCuthillMcKee(mesh));
-}
 
 template <int K>
 void expectDeviceMatchesReference(const unstructured::Mesh& mesh) {
@@ -52,7 +39,12 @@ void expectDeviceMatchesReference(const unstructured::Mesh& mesh) {
 void expectAllLengths(bool shuffled) {
   if (!deviceAvailable())
     GTEST_SKIP() << "no device";
-  const auto mesh = mixedMesh(shuffled);
+  const auto mesh = test::mixedBoxMesh(
+      {.nx = 12,
+       .ny = 10,
+       .nz = 8,
+       .seed = 11,
+       .ordering = shuffled ? test::MeshOrdering::Shuffled : test::MeshOrdering::Rcm});
   expectDeviceMatchesReference<3>(mesh);
   expectDeviceMatchesReference<4>(mesh);
   expectDeviceMatchesReference<5>(mesh);

@@ -14,12 +14,11 @@
 #include "engine/atomics/strategy.hpp"
 #include "engine/device_array.hpp"
 #include "engine/memory.hpp"
-#include "engine/unstructured/box_mesh.hpp"
 #include "engine/unstructured/mesh.hpp"
-#include "engine/unstructured/renumbering.hpp"
 #include "solvers/mesh_loops.hpp"
 #include "solvers/mesh_loops_device.hpp"
 #include "tests/support/mesh_loop_references.hpp"
+#include "tests/support/mixed_box_mesh.hpp"
 
 namespace tessera::unstructured {
 namespace {
@@ -27,24 +26,10 @@ namespace {
 constexpr double kTolerance = 1e-12;
 constexpr double kPoison = std::numeric_limits<double>::quiet_NaN();
 
-enum class Ordering { Shuffled, Rcm };
-void PrintTo(Ordering o, std::ostream* os) {
-  *os << (o == Ordering::Shuffled ? "shuffled" : "RCM");
-}
+using test::MeshOrdering;
 
-Mesh mixedMesh(Ordering ordering) {
-  BoxMeshSpec spec;
-  spec.lo = {-1.0, 0.5, 2.0};
-  spec.hi = {2.0, 1.5, 4.5};
-  spec.nx = 6;
-  spec.ny = 5;
-  spec.nz = 8;
-  spec.cells = BoxCells::Mixed;
-  spec.shuffle = true;
-  spec.seed = 3;
-  const Mesh shuffled = buildMesh(boxMesh(spec));
-  return ordering == Ordering::Shuffled ? shuffled
-                                        : renumbered(shuffled, reverseCuthillMcKee(shuffled));
+Mesh mixedMesh(MeshOrdering ordering) {
+  return test::mixedBoxMesh({.seed = 3, .ordering = ordering});
 }
 
 // Smooth, nonlinear, of both signs, AoS at each point.
@@ -74,7 +59,7 @@ double relativeError(const std::vector<double>& actual, const std::vector<double
   return worst;
 }
 
-class MeshLoopDevice : public ::testing::TestWithParam<Ordering> {
+class MeshLoopDevice : public ::testing::TestWithParam<MeshOrdering> {
 protected:
   void SetUp() override {
     if (!deviceAvailable())
@@ -171,9 +156,10 @@ TEST_P(MeshLoopDevice, MinMaxEqualsTheHostReferenceExactly) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Orderings, MeshLoopDevice,
-                         ::testing::Values(Ordering::Shuffled, Ordering::Rcm),
-                         [](const ::testing::TestParamInfo<Ordering>& p) {
-                           return std::string(p.param == Ordering::Shuffled ? "Shuffled" : "Rcm");
+                         ::testing::Values(MeshOrdering::Shuffled, MeshOrdering::Rcm),
+                         [](const ::testing::TestParamInfo<MeshOrdering>& p) {
+                           return std::string(p.param == MeshOrdering::Shuffled ? "Shuffled"
+                                                                                : "Rcm");
                          });
 
 } // namespace

@@ -13,8 +13,8 @@
 
 #include "engine/atomics/strategy.hpp"
 #include "engine/memory.hpp"
-#include "engine/unstructured/box_mesh.hpp"
 #include "solvers/unstructured_euler.hpp"
+#include "tests/support/mixed_box_mesh.hpp"
 
 namespace tessera {
 namespace {
@@ -22,15 +22,8 @@ namespace {
 constexpr int kSteps = 20;
 
 unstructured::Mesh shuffledMixedBox() {
-  unstructured::BoxMeshSpec spec;
-  spec.hi = {1.0, 0.8, 1.2};
-  spec.nx = 10;
-  spec.ny = 8;
-  spec.nz = 8;
-  spec.cells = unstructured::BoxCells::Mixed;
-  spec.shuffle = true;
-  spec.seed = 5;
-  return unstructured::buildMesh(unstructured::boxMesh(spec));
+  return test::mixedBoxMesh(
+      {.nx = 10, .ny = 8, .nz = 8, .lo = {0.0, 0.0, 0.0}, .hi = {1.0, 0.8, 1.2}, .seed = 5});
 }
 
 UnstructuredBoundary everyKind(const Euler<3>& pde) {

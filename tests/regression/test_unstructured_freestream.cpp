@@ -22,26 +22,14 @@
 #include <vector>
 
 #include "engine/atomics/strategy.hpp"
-#include "engine/unstructured/box_mesh.hpp"
 #include "solvers/unstructured_euler.hpp"
+#include "tests/support/mixed_box_mesh.hpp"
 
 namespace tessera {
 namespace {
 
-using unstructured::BoxCells;
-using unstructured::BoxMeshSpec;
-
 unstructured::Mesh shuffledMixedBox() {
-  BoxMeshSpec spec;
-  spec.lo = {-1.0, 0.5, 2.0};
-  spec.hi = {2.0, 1.5, 4.5};
-  spec.nx = 6;
-  spec.ny = 5;
-  spec.nz = 8;
-  spec.cells = BoxCells::Mixed;
-  spec.shuffle = true;
-  spec.seed = 7;
-  return unstructured::buildMesh(unstructured::boxMesh(spec));
+  return test::mixedBoxMesh({.seed = 7});
 }
 
 // The largest relative residual (see the header) and state change after `steps` steps.

@@ -14,8 +14,7 @@
 #include "engine/atomics/shuffle_transpose.hpp"
 #include "engine/atomics/strategy.hpp"
 #include "engine/atomics/tuner.hpp"
-#include "engine/unstructured/box_mesh.hpp"
-#include "engine/unstructured/renumbering.hpp"
+#include "tests/support/mixed_box_mesh.hpp"
 #include "tests/support/synthetic_contribution.hpp"
 
 namespace tessera::atomics {
@@ -126,18 +125,6 @@ TEST(StrategyNames, RoundTripAndUnknown) {
 
 // --- host strategies against the serial reference -------------------------------------------
 
-unstructured::Mesh mixedMesh(bool shuffled) {
-  unstructured::BoxMeshSpec spec;
-  spec.nx = 7;
-  spec.ny = 6;
-  spec.nz = 5;
-  spec.cells = unstructured::BoxCells::Mixed;
-  spec.shuffle = shuffled;
-  spec.seed = 7;
-  const unstructured::Mesh mesh = unstructured::buildMesh(unstructured::boxMesh(spec));
-  return shuffled ? mesh : unstructured::renumbered(mesh, unstructured::reverseCuthillMcKee(mesh));
-}
-
 template <int K>
 void expectEveryStrategyMatchesReference(const unstructured::Mesh& mesh) {
   const FaceScatterPlan plan(mesh, MemorySpace::Host);
@@ -157,7 +144,8 @@ void expectEveryStrategyMatchesReference(const unstructured::Mesh& mesh) {
 }
 
 TEST(HostStrategies, MatchReferenceOnRcmOrderedMesh) {
-  const auto mesh = mixedMesh(false);
+  const auto mesh = test::mixedBoxMesh(
+      {.nx = 7, .ny = 6, .nz = 5, .seed = 7, .ordering = test::MeshOrdering::Rcm});
   expectEveryStrategyMatchesReference<5>(mesh);
   expectEveryStrategyMatchesReference<15>(mesh);
   expectEveryStrategyMatchesReference<25>(mesh);
@@ -166,14 +154,17 @@ TEST(HostStrategies, MatchReferenceOnRcmOrderedMesh) {
 }
 
 TEST(HostStrategies, MatchReferenceOnShuffledMesh) {
-  const auto mesh = mixedMesh(true);
+  const auto mesh = test::mixedBoxMesh({.nx = 7, .ny = 6, .nz = 5, .seed = 7});
   expectEveryStrategyMatchesReference<5>(mesh);
   expectEveryStrategyMatchesReference<15>(mesh);
   expectEveryStrategyMatchesReference<3>(mesh);
 }
 
 TEST(HostStrategies, RefuseShuffleForUnsupportedLength) {
-  const FaceScatterPlan plan(mixedMesh(false), MemorySpace::Host);
+  const FaceScatterPlan plan(
+      test::mixedBoxMesh(
+          {.nx = 7, .ny = 6, .nz = 5, .seed = 7, .ordering = test::MeshOrdering::Rcm}),
+      MemorySpace::Host);
   std::vector<double> target(std::size_t(plan.numCells()) * 6);
   EXPECT_THROW(scatterFacesHost<6>(plan, Strategy::ShuffleTranspose,
                                    test::SyntheticContribution<6>{}, target.data()),
@@ -181,7 +172,7 @@ TEST(HostStrategies, RefuseShuffleForUnsupportedLength) {
 }
 
 TEST(FaceScatterPlan, ColorsPartitionTheFacesWithoutSharedCells) {
-  const auto mesh = mixedMesh(true);
+  const auto mesh = test::mixedBoxMesh({.nx = 7, .ny = 6, .nz = 5, .seed = 7});
   const FaceScatterPlan plan(mesh, MemorySpace::Host);
   const FaceTopology t = plan.topology();
   ASSERT_EQ(plan.colorOffsets().back(), mesh.numFaces());

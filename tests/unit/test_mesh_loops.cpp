@@ -16,9 +16,9 @@
 #include "engine/atomics/strategy.hpp"
 #include "engine/unstructured/box_mesh.hpp"
 #include "engine/unstructured/mesh.hpp"
-#include "engine/unstructured/renumbering.hpp"
 #include "solvers/mesh_loops.hpp"
 #include "tests/support/mesh_loop_references.hpp"
+#include "tests/support/mixed_box_mesh.hpp"
 
 namespace tessera::unstructured {
 namespace {
@@ -26,24 +26,10 @@ namespace {
 constexpr double kTolerance = 1e-12;
 constexpr double kPoison = std::numeric_limits<double>::quiet_NaN();
 
-enum class Ordering { Shuffled, Rcm };
-void PrintTo(Ordering o, std::ostream* os) {
-  *os << (o == Ordering::Shuffled ? "shuffled" : "RCM");
-}
+using test::MeshOrdering;
 
-Mesh mixedMesh(Ordering ordering) {
-  BoxMeshSpec spec;
-  spec.lo = {-1.0, 0.5, 2.0};
-  spec.hi = {2.0, 1.5, 4.5};
-  spec.nx = 6;
-  spec.ny = 5;
-  spec.nz = 8;
-  spec.cells = BoxCells::Mixed;
-  spec.shuffle = true;
-  spec.seed = 3;
-  const Mesh shuffled = buildMesh(boxMesh(spec));
-  return ordering == Ordering::Shuffled ? shuffled
-                                        : renumbered(shuffled, reverseCuthillMcKee(shuffled));
+Mesh mixedMesh(MeshOrdering ordering) {
+  return test::mixedBoxMesh({.seed = 3, .ordering = ordering});
 }
 
 // Uniform cubes of 0.5 x 0.25 x 0.5 (hexahedra unless said), shuffled.
@@ -126,7 +112,7 @@ bool isInteriorCell(const Mesh& mesh, int c) {
                      [&](int f) { return mesh.neighbour[std::size_t(f)] >= 0; });
 }
 
-class MeshLoopModes : public ::testing::TestWithParam<Ordering> {
+class MeshLoopModes : public ::testing::TestWithParam<MeshOrdering> {
 protected:
   const Mesh mesh = mixedMesh(GetParam());
   const MeshLoopPlan plan{mesh, MemorySpace::Host};
@@ -218,9 +204,10 @@ TEST_P(MeshLoopModes, GradientOfAConstantVanishesInInteriorCells) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Orderings, MeshLoopModes,
-                         ::testing::Values(Ordering::Shuffled, Ordering::Rcm),
-                         [](const ::testing::TestParamInfo<Ordering>& p) {
-                           return std::string(p.param == Ordering::Shuffled ? "Shuffled" : "Rcm");
+                         ::testing::Values(MeshOrdering::Shuffled, MeshOrdering::Rcm),
+                         [](const ::testing::TestParamInfo<MeshOrdering>& p) {
+                           return std::string(p.param == MeshOrdering::Shuffled ? "Shuffled"
+                                                                                : "Rcm");
                          });
 
 // Linear fields q_k = b_k + a_k . x, a_k of every sign and some zero components.
