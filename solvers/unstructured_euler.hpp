@@ -196,6 +196,35 @@ public:
     return hostMirror_;
   }
 
+  // What an implicit solver (solvers/unstructured_implicit.hpp) builds on, in the solver's memory
+  // space: the residual of the current state and each cell's own stable step V_c / sum |S| lambda
+  // (both computed by the call, which throws as stableDt does on an unphysical state), the state
+  // it updates, the cell volumes, the faces and their scatter plan.
+  const double* currentResidual() {
+    computeResidual(residualStrategy_);
+    return residual_.data();
+  }
+  const double* localStableSteps() {
+    stableDt();
+    return cellStep_.data();
+  }
+  double* stateData() {
+    return q_.data();
+  }
+  const double* volumes() const {
+    return volume_.data();
+  }
+  UnstructuredFaces faces() const {
+    const atomics::FaceTopology t = plan_.topology();
+    return {t.owner, t.neighbour, area_.data(), kind_.data()};
+  }
+  const atomics::FaceScatterPlan& scatterPlan() const {
+    return plan_;
+  }
+  const Euler<3>::State& farfield() const {
+    return boundary_.farfield;
+  }
+
   const Euler<3>& pde() const {
     return pde_;
   }
@@ -238,11 +267,6 @@ private:
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t i = 0; i < n; ++i)
       data[i] = value;
-  }
-
-  UnstructuredFaces faces() const {
-    const atomics::FaceTopology t = plan_.topology();
-    return {t.owner, t.neighbour, area_.data(), kind_.data()};
   }
 
   // residual_ = the flux contributions of the current state, with strategy s.

@@ -14,12 +14,14 @@ namespace tessera::cli {
 using io::Config;
 using io::ConfigErrorKind;
 
-RunSettings readRunSettings(Config& cfg, const RunRequest& request) {
+RunSettings readRunSettings(Config& cfg, const RunRequest& request, bool timeDependent) {
   RunSettings s;
-  s.endTime = cfg.getDouble("time.end_time", std::nullopt, io::Range::positive());
-  s.maxSteps = cfg.getInt("time.max_steps", 1000000, io::Range::closed(1, 2e9));
-  s.outputInterval =
-      cfg.getDouble("output.interval", s.endTime / 10, io::Range::closed(0.0, INFINITY));
+  if (timeDependent) {
+    s.endTime = cfg.getDouble("time.end_time", std::nullopt, io::Range::positive());
+    s.maxSteps = cfg.getInt("time.max_steps", 1000000, io::Range::closed(1, 2e9));
+    s.outputInterval =
+        cfg.getDouble("output.interval", s.endTime / 10, io::Range::closed(0.0, INFINITY));
+  }
   s.writeOutput = cfg.getBool("output.enabled", true);
   s.name = cfg.getString("output.name", request.caseFile.stem().string());
   s.directory = cfg.getString("output.directory", "output/" + s.name);

@@ -20,7 +20,9 @@ struct RunSettings {
   int progressEvery = 1;
 };
 
-RunSettings readRunSettings(io::Config& cfg, const RunRequest& request);
+// A steady run (timeDependent false: pseudo-time stepping to a steady state) reads no [time] keys
+// and writes the first and last states only.
+RunSettings readRunSettings(io::Config& cfg, const RunRequest& request, bool timeDependent = true);
 
 // The [run] section's back end: "host", "device", or "auto" (the device where this build has
 // one and a GPU is visible, else the host). A device that was asked for and is missing stops the

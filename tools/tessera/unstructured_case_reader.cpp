@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/unstructured/box_mesh.hpp"
+#include "engine/unstructured/bump.hpp"
 #include "engine/unstructured/renumbering.hpp"
 #include "io/gmsh_reader.hpp"
 #include "io/su2_reader.hpp"
@@ -47,6 +48,20 @@ unstructured::MeshDescription readMeshFile(Config& cfg, const fs::path& caseFile
   }
 }
 
+// mesh.box.bump = { height, from, to }: the channel stays open (height below the box's height)
+// and the bump has a length.
+void applyBump(Config& cfg, unstructured::MeshDescription& description, double lower,
+               double upper) {
+  unstructured::Bump bump;
+  bump.height = cfg.getDouble("mesh.box.bump.height", std::nullopt,
+                              io::Range{0.0, upper - lower, false, true});
+  bump.from = cfg.getDouble("mesh.box.bump.from", std::nullopt);
+  bump.to = cfg.getDouble("mesh.box.bump.to", std::nullopt);
+  if (!(bump.to > bump.from))
+    cfg.fail(ConfigErrorKind::Inconsistent, "mesh.box.bump.to", "must exceed mesh.box.bump.from");
+  unstructured::applyBump(description, bump, lower, upper);
+}
+
 unstructured::MeshDescription readBox(Config& cfg) {
   const std::vector<double> lower =
       cfg.getDoubles("mesh.box.lower", std::vector<double>(3, 0.0), 3);
@@ -77,7 +92,10 @@ unstructured::MeshDescription readBox(Config& cfg) {
   if (spec.cells == unstructured::BoxCells::Mixed && spec.nz < 4)
     cfg.fail(ConfigErrorKind::Inconsistent, "mesh.box.cells",
              "a \"mixed\" box has four layers of shapes along z: it needs at least 4 cells there");
-  return unstructured::boxMesh(spec);
+  unstructured::MeshDescription description = unstructured::boxMesh(spec);
+  if (cfg.has("mesh.box.bump"))
+    applyBump(cfg, description, lower[1], upper[1]);
+  return description;
 }
 
 } // namespace
@@ -182,6 +200,24 @@ std::optional<atomics::Strategy> readAtomicStrategy(Config& cfg, EulerScatter sc
   if (name == "auto")
     return std::nullopt;
   return atomics::parseStrategy(name);
+}
+
+std::optional<ImplicitCase> readImplicit(Config& cfg) {
+  if (!cfg.getBool("implicit.enabled", false))
+    return std::nullopt;
+  ImplicitCase c;
+  ImplicitSettings& s = c.settings;
+  s.cfl = cfg.getDouble("implicit.cfl", s.cfl, io::Range::positive());
+  s.cflMax = cfg.getDouble("implicit.cfl_max", s.cflMax, io::Range::positive());
+  if (s.cflMax < s.cfl)
+    cfg.fail(ConfigErrorKind::Inconsistent, "implicit.cfl_max", "must be at least implicit.cfl");
+  s.sweeps = cfg.getInt("implicit.sweeps", s.sweeps, io::Range::closed(1, 1000));
+  c.mixedPrecision = cfg.getChoice("implicit.precision", "mixed", {"mixed", "fp64"}) == "mixed";
+  s.residualDrop =
+      cfg.getDouble("implicit.residual_drop", s.residualDrop, io::Range{0.0, 1.0, true, true});
+  s.maxIterations =
+      cfg.getInt("implicit.max_iterations", s.maxIterations, io::Range::closed(1, 1e9));
+  return c;
 }
 
 } // namespace tessera::cli

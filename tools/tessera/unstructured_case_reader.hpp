@@ -13,12 +13,15 @@
 #include "solvers/euler.hpp"
 #include "solvers/unstructured_boundary.hpp"
 #include "solvers/unstructured_euler.hpp"
+#include "solvers/unstructured_implicit.hpp"
 
 namespace tessera::cli {
 
 // mesh.file (Gmsh .msh or SU2 .su2, relative to the case file's folder) or
 // mesh.box = { lower, upper, cells = [nx, ny, nz], shape = "tetrahedra" | "prisms" | "hexahedra" |
-// "mixed" }, then mesh.renumber: "rcm" (reverse Cuthill-McKee, the default) or "none".
+// "mixed", bump = { height, from, to } (optional: a bump on the y = lower floor,
+// engine/unstructured/bump.hpp) }, then mesh.renumber: "rcm" (reverse Cuthill-McKee, the default)
+// or "none".
 unstructured::Mesh readUnstructuredMesh(io::Config& cfg, const std::filesystem::path& caseFile);
 
 // boundary.<tag name> or boundary.<tag number> = "slip_wall" | "symmetry" | "farfield" |
@@ -37,5 +40,15 @@ ConservedAt readUnstructuredInitial(io::Config& cfg, const unstructured::Mesh& m
 // unstructured.residual_strategy or unstructured.wave_speed_strategy: the atomic strategy of that
 // face scatter, a strategy's name, or "auto" (nullopt: the tuner picks).
 std::optional<atomics::Strategy> readAtomicStrategy(io::Config& cfg, EulerScatter scatter);
+
+// [implicit]: enabled (false: the explicit time-accurate run), and where enabled cfl (CFL_0,
+// 10), cfl_max (1e5), sweeps (15), precision ("mixed" or "fp64"), residual_drop (1e-8) and
+// max_iterations (200) of backward-Euler pseudo-time stepping to a steady state
+// (solvers/unstructured_implicit.hpp). nullopt where not enabled.
+struct ImplicitCase {
+  ImplicitSettings settings;
+  bool mixedPrecision = true;
+};
+std::optional<ImplicitCase> readImplicit(io::Config& cfg);
 
 } // namespace tessera::cli

@@ -1,0 +1,155 @@
+// Device multicolor sweeps (seed 002, section 6.4): one kernel launch per color, a warp (or half a
+// wavefront) per block row. The NB * NB lanes of a block load its entries in one coalesced read,
+// each multiplies its entry (k, l) by dQ_l of the block's column and accumulates over the row's
+// blocks; shuffles then sum the NB lanes of each k, and one lane per row does the forward/backward
+// substitution with D's LU and writes dQ. Rows of one color share no block, so no row reads a dQ
+// that another row of the launch writes.
+#include <algorithm>
+#include <cstddef>
+
+#include "engine/atomics/warp_device.hpp"
+#include "engine/gpu_runtime.hpp"
+#include "engine/linalg/block_lu.hpp"
+#include "engine/linalg/multicolor_sweeps_device.hpp"
+#include "engine/linalg/precision.hpp"
+
+namespace tessera::linalg {
+namespace {
+
+namespace warp = atomics::warp;
+
+constexpr int kThreadsPerBlock = 128;
+// Lanes given to one block of O: the 32 of a warp, or half a wavefront.
+constexpr int kLanesPerBlock = 32;
+
+template <SweepMapping Mapping>
+constexpr int kRowsPerWarp = Mapping == SweepMapping::TwoRowsOneBlock ? 2 : 1;
+template <SweepMapping Mapping>
+constexpr int kBlocksPerStep = Mapping == SweepMapping::OneRowTwoBlocks ? 2 : 1;
+
+template <int NB, class Precision, SweepMapping Mapping>
+__global__ void sweepColorKernel(BlockMatrixView<NB, Precision> a, int begin, int end,
+                                 const double* rhs, typename Precision::Update* dq) {
+  constexpr int kEntries = NB * NB;
+  constexpr int kRows = kRowsPerWarp<Mapping>;
+  constexpr int kBlocks = kBlocksPerStep<Mapping>;
+  static_assert(kEntries <= kLanesPerBlock, "one block's entries must fit 32 lanes");
+  static_assert(kRows * kBlocks * kLanesPerBlock == kWarpSize, "the mapping must cover the warp");
+
+  const int lane = warp::laneIndex();
+  const int half = lane / kLanesPerBlock; // 0 on a warp of 32
+  const int entry = lane % kLanesPerBlock;
+  const int l = entry % NB; // the entry's column in the block
+  const int warpIndex = int((blockIdx.x * blockDim.x + threadIdx.x) / unsigned(kWarpSize));
+  const int row = begin + warpIndex * kRows + (kRows == 2 ? half : 0);
+  const bool active = row < end;
+
+  double partial = 0.0;
+  if (active && entry < kEntries) {
+    const int first = a.rowOffsets[row] + (kBlocks == 2 ? half : 0);
+    for (int j = first; j < a.rowOffsets[row + 1]; j += kBlocks)
+      partial += double(a.offdiagonal[std::size_t(j) * kEntries + std::size_t(entry)]) *
+                 double(dq[std::size_t(a.columns[j]) * NB + std::size_t(l)]);
+  }
+  // Every lane takes part in the shuffles; lanes past the row's entries hold 0.
+  if constexpr (kBlocks == 2)
+    partial += warp::shuffleDown(partial, kLanesPerBlock);
+  // Sum of the NB lanes of each k into the first of them (a tree bounded by the group).
+  for (int d = 1; d < NB; d *= 2) {
+    const double other = warp::shuffleDown(partial, d);
+    if (l + d < NB)
+      partial += other;
+  }
+  const int base = half * kLanesPerBlock;
+  double x[NB];
+  for (int i = 0; i < NB; ++i)
+    x[i] = warp::shuffle(partial, base + i * NB);
+  const bool solves = entry == 0 && (kRows == 2 || half == 0);
+  if (active && solves) {
+    for (int i = 0; i < NB; ++i)
+      x[i] = rhs[std::size_t(row) * NB + std::size_t(i)] - x[i];
+    luSolve<NB>(a.diagonal + std::size_t(row) * kEntries, x);
+    for (int i = 0; i < NB; ++i)
+      dq[std::size_t(row) * NB + std::size_t(i)] = typename Precision::Update(x[i]);
+  }
+}
+
+template <class T>
+__global__ void zeroKernel(T* v, std::size_t n) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
+    v[i] = T(0);
+}
+
+template <int NB>
+__global__ void factorizeKernel(double* diagonal, int numRows) {
+  const int row = int(blockIdx.x * blockDim.x + threadIdx.x);
+  if (row < numRows)
+    luFactorize<NB>(diagonal + std::size_t(row) * NB * NB);
+}
+
+int blocksFor(std::size_t threads) {
+  return int((threads + kThreadsPerBlock - 1) / kThreadsPerBlock);
+}
+
+} // namespace
+
+template <int NB>
+void factorizeDiagonalDevice(double* diagonal, int numRows) {
+  if (numRows == 0)
+    return;
+  factorizeKernel<NB><<<blocksFor(std::size_t(numRows)), kThreadsPerBlock>>>(diagonal, numRows);
+  TESSERA_GPU_CHECK_LAUNCH();
+}
+
+template <int NB, class Precision, SweepMapping Mapping>
+void multicolorSweepsDevice(const BlockMatrix<NB, Precision>& a, const double* rhs,
+                            typename Precision::Update* dq, int sweeps) {
+  const BlockPattern& pattern = a.pattern();
+  const std::size_t size = std::size_t(pattern.numRows()) * NB;
+  if (size == 0)
+    return;
+  // A grid-stride loop: enough blocks to fill the device, no more.
+  constexpr int kMaxZeroBlocks = 1024;
+  const int zeroBlocks = std::min(blocksFor(size), kMaxZeroBlocks);
+  zeroKernel<<<zeroBlocks, kThreadsPerBlock>>>(dq, size);
+  TESSERA_GPU_CHECK_LAUNCH();
+  constexpr int kRowsPerBlock = kThreadsPerBlock / kWarpSize * kRowsPerWarp<Mapping>;
+  const BlockMatrixView<NB, Precision> view = a.view();
+  for (int sweep = 0; sweep < sweeps; ++sweep)
+    for (int c = 0; c < pattern.numColors(); ++c) {
+      const int begin = pattern.colorOffsets[std::size_t(c)];
+      const int end = pattern.colorOffsets[std::size_t(c) + 1];
+      if (end == begin)
+        continue;
+      const int blocks = (end - begin + kRowsPerBlock - 1) / kRowsPerBlock;
+      sweepColorKernel<NB, Precision, Mapping>
+          <<<blocks, kThreadsPerBlock>>>(view, begin, end, rhs, dq);
+      TESSERA_GPU_CHECK_LAUNCH();
+    }
+}
+
+#define TESSERA_INSTANTIATE_SWEEPS(NB, MAPPING)                                                    \
+  template void multicolorSweepsDevice<NB, MixedPrecision, SweepMapping::MAPPING>(                 \
+      const BlockMatrix<NB, MixedPrecision>&, const double*, float*, int);                         \
+  template void multicolorSweepsDevice<NB, DoublePrecision, SweepMapping::MAPPING>(                \
+      const BlockMatrix<NB, DoublePrecision>&, const double*, double*, int);
+
+#define TESSERA_INSTANTIATE_BLOCK_SIZE(NB)                                                         \
+  template void factorizeDiagonalDevice<NB>(double*, int);                                         \
+  TESSERA_INSTANTIATE_MAPPINGS(NB)
+
+// The CUDA build keeps to the warp-32 mapping; a wavefront of 64 gets both of seed 002's.
+#if TESSERA_WARP_SIZE == 32
+#define TESSERA_INSTANTIATE_MAPPINGS(NB) TESSERA_INSTANTIATE_SWEEPS(NB, OneRowOneBlock)
+#else
+#define TESSERA_INSTANTIATE_MAPPINGS(NB)                                                           \
+  TESSERA_INSTANTIATE_SWEEPS(NB, OneRowTwoBlocks) TESSERA_INSTANTIATE_SWEEPS(NB, TwoRowsOneBlock)
+#endif
+
+TESSERA_INSTANTIATE_BLOCK_SIZE(2)
+TESSERA_INSTANTIATE_BLOCK_SIZE(3)
+TESSERA_INSTANTIATE_BLOCK_SIZE(4)
+TESSERA_INSTANTIATE_BLOCK_SIZE(5)
+
+} // namespace tessera::linalg

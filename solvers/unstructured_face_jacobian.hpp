@@ -1,0 +1,87 @@
+#pragma once
+// The pointwise pieces of the unstructured Euler solver's implicit matrix, host and device: each
+// face's Rusanov Jacobians (solvers/euler_jacobian.hpp) seen from its owner, the contribution that
+// the atomics library's face scatter adds to the diagonal blocks, and the face's own two
+// off-diagonal blocks.
+//
+// The matrix is that of backward Euler in pseudo-time with R = V dq/dt = -(the fluxes leaving a
+// cell): (V / dtau I - dR/dq) dQ = R. A face's flux F leaves its owner and enters its neighbour,
+// so it adds +dF/dqL to the owner's diagonal and +dF/dqR at (owner, neighbour), -dF/dqR to the
+// neighbour's diagonal and -dF/dqL at (neighbour, owner).
+#include "solvers/euler_jacobian.hpp"
+#include "solvers/unstructured_face_flux.hpp"
+
+namespace tessera {
+
+// dF/d(owner's state) and dF/d(neighbour's state) of a face. On the boundary the outer state
+// follows the inner one, G = d(outer)/d(inner), so the owner's block is dF/dqL + dF/dqR G and the
+// neighbour's is unused.
+TESSERA_INLINE RusanovJacobians faceJacobians(const Euler<3>& pde, const UnstructuredFaces& faces,
+                                              const double* q, const Euler<3>::State& farfield,
+                                              int face) {
+  const FaceSides s = faceSides(faces, q, farfield, face);
+  const double inner = pde.maxEigenvalueAlong(s.inner, s.normal);
+  const double outer = pde.maxEigenvalueAlong(s.outer, s.normal);
+  RusanovJacobians J =
+      rusanovJacobians(pde, s.inner, s.outer, s.area, s.length * (inner > outer ? inner : outer));
+  if (faces.neighbour[face] < 0) {
+    const JacobianBlock chain =
+        blockProduct(J.right, outerStateJacobian(faces.kind[face], s.normal));
+    for (int k = 0; k < 25; ++k)
+      J.left[k] += chain[k];
+  }
+  return J;
+}
+
+// The pseudo-time part of a diagonal block, V / dtau I, which the face scatter then adds to.
+TESSERA_INLINE void pseudoTimeDiagonal(double volume, double dtau, double* block) {
+  for (int k = 0; k < 25; ++k)
+    block[k] = 0.0;
+  for (int i = 0; i < 5; ++i)
+    block[6 * i] = volume / dtau;
+}
+
+// The face scatter's contribution (K = 25) to the diagonal blocks: +dF/dqL to the owner, -dF/dqR
+// to the neighbour.
+struct EulerFaceJacobianDiagonal {
+  Euler<3> pde;
+  UnstructuredFaces faces;
+  const double* q = nullptr;
+  Euler<3>::State farfield = Euler<3>::State::filled(0.0);
+
+  TESSERA_INLINE void operator()(int face, double* toOwner, double* toNeighbour) const {
+    const RusanovJacobians J = faceJacobians(pde, faces, q, farfield, face);
+    for (int k = 0; k < 25; ++k) {
+      toOwner[k] = J.left[k];
+      toNeighbour[k] = -J.right[k];
+    }
+  }
+};
+
+// The two off-diagonal blocks of an interior face, (owner, neighbour) = +dF/dqR and
+// (neighbour, owner) = -dF/dqL, stored at offdiagonal[slots[2 face]] and [slots[2 face + 1]]
+// (block indices in the matrix's pattern). No other face touches them, so faces write them in
+// parallel without atomics; T is the precision policy's off-diagonal type.
+template <class T>
+struct EulerFaceJacobianOffdiagonal {
+  Euler<3> pde;
+  UnstructuredFaces faces;
+  const double* q = nullptr;
+  Euler<3>::State farfield = Euler<3>::State::filled(0.0);
+  const int* slots = nullptr;
+  T* offdiagonal = nullptr;
+
+  TESSERA_INLINE void operator()(int face) const {
+    if (faces.neighbour[face] < 0)
+      return;
+    const RusanovJacobians J = faceJacobians(pde, faces, q, farfield, face);
+    T* ownerRow = offdiagonal + 25 * slots[2 * face];
+    T* neighbourRow = offdiagonal + 25 * slots[2 * face + 1];
+    for (int k = 0; k < 25; ++k) {
+      ownerRow[k] = T(J.right[k]);
+      neighbourRow[k] = T(-J.left[k]);
+    }
+  }
+};
+
+} // namespace tessera
