@@ -124,7 +124,8 @@ struct SweepCase {
   SweepCase(const linalg::BlockPattern& pattern, const HostValues& values)
       : a(pattern, MemorySpace::Device), rhs(toDevice(values.rhs)),
         dq(values.rhs.size(), MemorySpace::Device), y(values.rhs.size(), MemorySpace::Device),
-        copySource(std::size_t(sweepBytes(pattern)), MemorySpace::Device),
+        // The copy reads and writes: half the sweep's bytes each way moves as many as the sweep.
+        copySource(std::size_t(sweepBytes(pattern) / 2), MemorySpace::Device),
         copyTarget(copySource.size(), MemorySpace::Device) {
     std::vector<Offdiagonal> o(values.offdiagonal.begin(), values.offdiagonal.end());
     copyBytes(a.diagonal(), MemorySpace::Device, values.diagonal.data(), MemorySpace::Host,
