@@ -15,17 +15,16 @@
 #include <algorithm>
 #include <benchmark/benchmark.h>
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "benchmarks/atomics_bench_case.hpp"
+#include "benchmarks/benchmark_mesh.hpp"
 #include "engine/atomics/tuner.hpp"
 #include "engine/memory.hpp"
 #include "engine/timer.hpp"
-#include "engine/unstructured/box_mesh.hpp"
 #include "engine/unstructured/renumbering.hpp"
 
 namespace tessera {
@@ -194,13 +193,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench_atomics: no device\n");
     return 1;
   }
-  const char* cubesText = std::getenv("TESSERA_BENCH_CUBES");
-  unstructured::BoxMeshSpec spec;
-  spec.nx = spec.ny = spec.nz = cubesText ? std::atoi(cubesText) : 70;
-  spec.cells = unstructured::BoxCells::Tetrahedra;
-  spec.shuffle = true;
-  spec.seed = 2026;
-  const unstructured::Mesh random = unstructured::buildMesh(unstructured::boxMesh(spec));
+  const unstructured::Mesh random = bench::tetrahedralBenchmarkBox(bench::benchmarkCubes(), true);
   const unstructured::Mesh rcm =
       unstructured::renumbered(random, unstructured::reverseCuthillMcKee(random));
   std::printf("mesh: %d tetrahedra, %d faces, %d nodes\n\n", random.numCells(), random.numFaces(),

@@ -19,7 +19,6 @@
 #include <algorithm>
 #include <benchmark/benchmark.h>
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <random>
 #include <stdexcept>
@@ -27,13 +26,13 @@
 #include <string_view>
 #include <vector>
 
+#include "benchmarks/benchmark_mesh.hpp"
 #include "engine/device_array.hpp"
 #include "engine/linalg/block_pattern.hpp"
 #include "engine/linalg/multicolor_sweeps.hpp"
 #include "engine/linalg/precision.hpp"
 #include "engine/memory.hpp"
 #include "engine/timer.hpp"
-#include "engine/unstructured/box_mesh.hpp"
 
 #if defined(TESSERA_BACKEND_CUDA)
 #include <cusparse.h>
@@ -240,12 +239,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench_multicolor: no device\n");
     return 1;
   }
-  const char* cubesText = std::getenv("TESSERA_BENCH_CUBES");
-  unstructured::BoxMeshSpec spec;
-  spec.nx = spec.ny = spec.nz = cubesText ? std::atoi(cubesText) : 70;
-  spec.cells = unstructured::BoxCells::Tetrahedra;
   const linalg::BlockPattern pattern =
-      linalg::colorContiguousCells(unstructured::buildMesh(unstructured::boxMesh(spec))).pattern;
+      linalg::colorContiguousCells(bench::tetrahedralBenchmarkBox(bench::benchmarkCubes(), false))
+          .pattern;
   std::printf("matrix: %d block rows of %dx%d, %d off-diagonal blocks, %d colors, %d sweeps per "
               "call\n\n",
               pattern.numRows(), kNB, kNB, pattern.numBlocks(), pattern.numColors(),
