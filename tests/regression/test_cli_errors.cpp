@@ -312,6 +312,24 @@ TEST_F(TesseraCli, UnstructuredFarfieldNeedsItsState) {
   expectError(unstructuredCase(), "--set boundary.xlo=farfield", 9, {"farfield.density"});
 }
 
+TEST_F(TesseraCli, ImplicitCflRampMustNotShrink) {
+  expectError(unstructuredCase(),
+              "--set implicit.enabled=true --set implicit.cfl=100 --set implicit.cfl_max=10", 8,
+              {"implicit.cfl_max", "implicit.cfl"});
+}
+
+TEST_F(TesseraCli, ImplicitUnknownPrecision) {
+  expectError(unstructuredCase(), "--set implicit.enabled=true --set implicit.precision=half", 7,
+              {"implicit.precision", "\"half\"", "\"mixed\"", "\"fp64\""});
+}
+
+TEST_F(TesseraCli, BumpHigherThanTheChannel) {
+  const std::string withBump =
+      replaced(unstructuredCase(), "shape = \"tetrahedra\" }",
+               "shape = \"tetrahedra\", bump = { height = 2.0, from = 0.2, to = 0.4 } }");
+  expectError(withBump, "", 7, {"mesh.box.bump.height", "2"});
+}
+
 TEST_F(TesseraCli, UnstructuredUnknownStrategy) {
   expectError(unstructuredCase(), "--set unstructured.wave_speed_strategy=fastest", 7,
               {"unstructured.wave_speed_strategy", "\"fastest\"", "\"global_atomic\""});
