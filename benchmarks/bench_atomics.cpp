@@ -22,6 +22,7 @@
 
 #include "benchmarks/atomics_bench_case.hpp"
 #include "benchmarks/benchmark_mesh.hpp"
+#include "benchmarks/sample_timing.hpp"
 #include "engine/atomics/tuner.hpp"
 #include "engine/memory.hpp"
 #include "engine/timer.hpp"
@@ -30,12 +31,11 @@
 namespace tessera {
 namespace {
 
-constexpr int kRepetitions = 30;
+using bench::median;
+using bench::samples;
+using bench::timedRepetition;
 
-double median(std::vector<double> v) {
-  std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
-  return v[v.size() / 2];
-}
+constexpr int kRepetitions = 30;
 
 double percentile90(std::vector<double> v) {
   const std::size_t i = std::size_t(0.9 * double(v.size() - 1));
@@ -76,11 +76,6 @@ std::vector<Ordering>& orderings() {
   return all;
 }
 
-// Median seconds per (ordering, K, variant), for the closing summary.
-std::map<std::string, std::vector<double>>& samples() {
-  static std::map<std::string, std::vector<double>> all;
-  return all;
-}
 std::map<std::string, std::string>& tunerPicks() {
   static std::map<std::string, std::string> all;
   return all;
@@ -88,21 +83,6 @@ std::map<std::string, std::string>& tunerPicks() {
 
 std::string caseKey(const Ordering& o, int k) {
   return o.name + "/K" + std::to_string(k);
-}
-
-template <class F>
-void timedRepetition(benchmark::State& state, const std::string& key, double bytes, F&& call) {
-  call(); // untimed: module loading, first touch
-  for (auto _ : state) {
-    synchronizeDevice();
-    Stopwatch watch;
-    call();
-    synchronizeDevice();
-    const double s = watch.seconds();
-    state.SetIterationTime(s);
-    samples()[key].push_back(s);
-    state.counters["GB/s"] = bytes * 1e-9 / s;
-  }
 }
 
 void registerCase(Ordering& o, int k) {

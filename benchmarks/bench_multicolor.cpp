@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "benchmarks/benchmark_mesh.hpp"
+#include "benchmarks/sample_timing.hpp"
 #include "engine/device_array.hpp"
 #include "engine/linalg/block_pattern.hpp"
 #include "engine/linalg/multicolor_sweeps.hpp"
@@ -41,26 +42,16 @@
 namespace tessera {
 namespace {
 
+using bench::bytesOf;
+using bench::median;
+using bench::samples;
+using bench::timedRepetition;
+
 constexpr int kNB = 5;
 constexpr int kEntries = kNB * kNB;
 constexpr int kRepetitions = 30;
 // FUN3D's usual sweep count (seed 002, section 2).
 constexpr int kSweepsPerCall = 15;
-
-double median(std::vector<double> v) {
-  std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
-  return v[v.size() / 2];
-}
-
-// Median seconds per "precision/variant", and the bytes each moves, for the closing summary.
-std::map<std::string, std::vector<double>>& samples() {
-  static std::map<std::string, std::vector<double>> all;
-  return all;
-}
-std::map<std::string, double>& bytesOf() {
-  static std::map<std::string, double> all;
-  return all;
-}
 
 // The values in double, shared by both policies: D = 20 I + U(-1, 1), O = 0.1 U(-1, 1), R = U(-1,
 // 1). With at most 4 blocks per row, sum_j |O_ij| <= 2 per scalar row against |D_kk| >= 19.
@@ -155,23 +146,6 @@ struct SweepCase {
   }
 };
 
-template <class F>
-void timedRepetition(benchmark::State& state, const std::string& key, double bytes,
-                     double callsPerSample, F&& call) {
-  call(); // untimed: module loading, first touch
-  bytesOf()[key] = bytes;
-  for (auto _ : state) {
-    synchronizeDevice();
-    Stopwatch watch;
-    call();
-    synchronizeDevice();
-    const double s = watch.seconds() / callsPerSample;
-    state.SetIterationTime(s);
-    samples()[key].push_back(s);
-    state.counters["GB/s"] = bytes * 1e-9 / s;
-  }
-}
-
 template <class Precision>
 void registerCase(SweepCase<Precision>& c) {
   const linalg::BlockPattern& p = c.a.pattern();
@@ -179,11 +153,12 @@ void registerCase(SweepCase<Precision>& c) {
   std::vector<benchmark::internal::Benchmark*> marks;
   marks.push_back(benchmark::RegisterBenchmark(
       ("BM_Sweep/" + name).c_str(), [&c, name, &p](benchmark::State& s) {
-        timedRepetition(s, name + "/sweep", c.sweepBytes(p), kSweepsPerCall, [&] { c.sweeps(); });
+        timedRepetition(
+            s, name + "/sweep", c.sweepBytes(p), [&] { c.sweeps(); }, kSweepsPerCall);
       }));
   marks.push_back(benchmark::RegisterBenchmark(
       ("BM_Copy/" + name).c_str(), [&c, name, &p](benchmark::State& s) {
-        timedRepetition(s, name + "/copy", c.sweepBytes(p), 1, [&] { c.copy(); });
+        timedRepetition(s, name + "/copy", c.sweepBytes(p), [&] { c.copy(); });
       }));
 #if defined(TESSERA_BACKEND_CUDA)
   marks.push_back(benchmark::RegisterBenchmark(
@@ -193,7 +168,7 @@ void registerCase(SweepCase<Precision>& c) {
         checkCusparse(cusparseCreate(&handle), "cusparseCreate");
         checkCusparse(cusparseCreateMatDescr(&descr), "cusparseCreateMatDescr");
         const auto view = c.a.view();
-        timedRepetition(s, name + "/cusparse_bsrmv", c.spmvBytes(p), 1, [&] {
+        timedRepetition(s, name + "/cusparse_bsrmv", c.spmvBytes(p), [&] {
           bsrmv(handle, descr, p.numRows(), p.numBlocks(), view.offdiagonal, view.rowOffsets,
                 view.columns, c.dq.data(), c.y.data());
         });

@@ -84,31 +84,6 @@ struct MeshLoopView {
 // Host-side construction of the plan's arrays.
 namespace detail {
 
-inline std::vector<double> flattened(const std::vector<Point>& points) {
-  std::vector<double> flat;
-  flat.reserve(3 * points.size());
-  for (const Point& p : points)
-    flat.insert(flat.end(), p.begin(), p.end());
-  return flat;
-}
-
-// Row c of the result lists the rows of `relation` that hold c, in increasing order (a counting
-// sort): nodeFaces from faceNodes.
-inline Csr transposed(const Csr& relation, int columns) {
-  Csr t;
-  t.offsets.assign(std::size_t(columns) + 1, 0);
-  for (int c : relation.indices)
-    ++t.offsets[std::size_t(c) + 1];
-  for (std::size_t c = 0; c < std::size_t(columns); ++c)
-    t.offsets[c + 1] += t.offsets[c];
-  std::vector<int> next(t.offsets.begin(), t.offsets.end() - 1);
-  t.indices.resize(relation.indices.size());
-  for (int r = 0; r < relation.rows(); ++r)
-    for (int c : relation.row(r))
-      t.indices[std::size_t(next[std::size_t(c)]++)] = r;
-  return t;
-}
-
 // The weights of MeshLoopView, per cellNodes, nodeCells and (two per) faceNodes entry.
 struct InterpolationWeights {
   std::vector<double> cellNode, nodeCell, faceNode;
@@ -166,28 +141,25 @@ public:
   MemorySpace space() const { return scatter_.space(); }
 
 private:
+  // Owner, neighbour and each cell's faces come from the scatter plan, not a second copy.
   atomics::FaceScatterPlan scatter_;
-  int numCells_ = 0, numFaces_ = 0, numNodes_ = 0;
-  DeviceArray<int> owner_, neighbour_, cellFaceOffsets_, cellFaces_, cellNodeOffsets_, cellNodes_,
-      nodeCellOffsets_, nodeCells_, faceNodeOffsets_, faceNodes_, nodeFaceOffsets_, nodeFaces_;
+  int numNodes_ = 0;
+  DeviceArray<int> cellNodeOffsets_, cellNodes_, nodeCellOffsets_, nodeCells_, faceNodeOffsets_,
+      faceNodes_, nodeFaceOffsets_, nodeFaces_;
   DeviceArray<double> faceArea_, cellVolume_, cellNodeWeight_, nodeCellWeight_, faceNodeWeight_;
 };
 
 inline MeshLoopPlan::MeshLoopPlan(const Mesh& mesh, MemorySpace space)
-    : scatter_(mesh, space), numCells_(mesh.numCells()), numFaces_(mesh.numFaces()),
-      numNodes_(mesh.numNodes()), owner_(toSpace(mesh.owner, space)),
-      neighbour_(toSpace(mesh.neighbour, space)),
-      cellFaceOffsets_(toSpace(mesh.cellFaces.offsets, space)),
-      cellFaces_(toSpace(mesh.cellFaces.indices, space)),
+    : scatter_(mesh, space), numNodes_(mesh.numNodes()),
       cellNodeOffsets_(toSpace(mesh.cellNodes.offsets, space)),
       cellNodes_(toSpace(mesh.cellNodes.indices, space)),
       nodeCellOffsets_(toSpace(mesh.nodeCells.offsets, space)),
       nodeCells_(toSpace(mesh.nodeCells.indices, space)),
       faceNodeOffsets_(toSpace(mesh.faceNodes.offsets, space)),
       faceNodes_(toSpace(mesh.faceNodes.indices, space)),
-      faceArea_(toSpace(detail::flattened(mesh.faceArea), space)),
+      faceArea_(toSpace(flattened(mesh.faceArea), space)),
       cellVolume_(toSpace(mesh.cellVolume, space)) {
-  const Csr nodeFaces = detail::transposed(mesh.faceNodes, numNodes_);
+  const Csr nodeFaces = transposed(mesh.faceNodes, numNodes_);
   nodeFaceOffsets_ = toSpace(nodeFaces.offsets, space);
   nodeFaces_ = toSpace(nodeFaces.indices, space);
   const detail::InterpolationWeights w = detail::interpolationWeights(mesh);
@@ -197,16 +169,17 @@ inline MeshLoopPlan::MeshLoopPlan(const Mesh& mesh, MemorySpace space)
 }
 
 inline MeshLoopView MeshLoopPlan::view() const {
+  const atomics::FaceTopology t = scatter_.topology();
   MeshLoopView v;
-  v.numCells = numCells_;
-  v.numFaces = numFaces_;
+  v.numCells = t.numCells;
+  v.numFaces = t.numFaces;
   v.numNodes = numNodes_;
-  v.owner = owner_.data();
-  v.neighbour = neighbour_.data();
+  v.owner = t.owner;
+  v.neighbour = t.neighbour;
   v.faceArea = faceArea_.data();
   v.cellVolume = cellVolume_.data();
-  v.cellFaceOffsets = cellFaceOffsets_.data();
-  v.cellFaces = cellFaces_.data();
+  v.cellFaceOffsets = t.cellFaceOffsets;
+  v.cellFaces = t.cellFaces;
   v.cellNodeOffsets = cellNodeOffsets_.data();
   v.cellNodes = cellNodes_.data();
   v.nodeCellOffsets = nodeCellOffsets_.data();

@@ -52,7 +52,7 @@ public:
                     double cfl, MemorySpace space = MemorySpace::Host)
       : pde_(pde), mesh_(std::move(mesh)), boundary_(std::move(boundary)), cfl_(cfl),
         space_(checkedSpace(space)), kind_(toSpace(faceKinds(mesh_, boundary_.kindOfTag), space_)),
-        plan_(mesh_, space_), area_(toSpace(flatAreas(mesh_), space_)),
+        plan_(mesh_, space_), area_(toSpace(unstructured::flattened(mesh_.faceArea), space_)),
         volume_(toSpace(mesh_.cellVolume, space_)), q_(std::size_t(kNumVars) * numCells(), space_),
         residual_(q_.size(), space_), speedSum_(std::size_t(numCells()), space_),
         cellStep_(std::size_t(numCells()), space_) {}
@@ -251,14 +251,6 @@ private:
     if (space == MemorySpace::Device)
       requireDevice();
     return space;
-  }
-
-  static std::vector<double> flatAreas(const unstructured::Mesh& mesh) {
-    std::vector<double> flat;
-    flat.reserve(3 * mesh.faceArea.size());
-    for (const auto& s : mesh.faceArea)
-      flat.insert(flat.end(), s.begin(), s.end());
-    return flat;
   }
 
   static void fillHost(DeviceArray<double>& array, double value) {

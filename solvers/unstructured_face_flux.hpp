@@ -48,6 +48,13 @@ TESSERA_INLINE FaceSides faceSides(const UnstructuredFaces& faces, const double*
   return s;
 }
 
+// The Rusanov coefficient of a face, s = |S| times the larger of the two sides' |u.n| + c.
+TESSERA_INLINE double rusanovCoefficient(const Euler<3>& pde, const FaceSides& s) {
+  const double inner = pde.maxEigenvalueAlong(s.inner, s.normal);
+  const double outer = pde.maxEigenvalueAlong(s.outer, s.normal);
+  return s.length * (inner > outer ? inner : outer);
+}
+
 // The Rusanov flux through a face, F.S = (f(qL) + f(qR)).S / 2 - s (qR - qL) / 2 with
 // f.S = sum_a S_a f_a (the patches' physical flux along each axis) and s = |S| times the larger
 // of the two sides' |u.n| + c. The owner loses it and the neighbour gains it: the scatter sums
@@ -88,10 +95,7 @@ struct EulerFaceSpeed {
   Euler<3>::State farfield = Euler<3>::State::filled(0.0);
 
   TESSERA_INLINE void operator()(int face, double* toOwner, double* toNeighbour) const {
-    const FaceSides s = faceSides(faces, q, farfield, face);
-    const double inner = pde.maxEigenvalueAlong(s.inner, s.normal);
-    const double outer = pde.maxEigenvalueAlong(s.outer, s.normal);
-    toOwner[0] = toNeighbour[0] = s.length * (inner > outer ? inner : outer);
+    toOwner[0] = toNeighbour[0] = rusanovCoefficient(pde, faceSides(faces, q, farfield, face));
   }
 };
 

@@ -20,10 +20,7 @@ TESSERA_INLINE RusanovJacobians faceJacobians(const Euler<3>& pde, const Unstruc
                                               const double* q, const Euler<3>::State& farfield,
                                               int face) {
   const FaceSides s = faceSides(faces, q, farfield, face);
-  const double inner = pde.maxEigenvalueAlong(s.inner, s.normal);
-  const double outer = pde.maxEigenvalueAlong(s.outer, s.normal);
-  RusanovJacobians J =
-      rusanovJacobians(pde, s.inner, s.outer, s.area, s.length * (inner > outer ? inner : outer));
+  RusanovJacobians J = rusanovJacobians(pde, s.inner, s.outer, s.area, rusanovCoefficient(pde, s));
   if (faces.neighbour[face] < 0) {
     const JacobianBlock chain =
         blockProduct(J.right, outerStateJacobian(faces.kind[face], s.normal));

@@ -11,6 +11,7 @@
 
 #include "engine/atomics/atomic_add_device.hpp"
 #include "engine/atomics/face_scatter_plan.hpp"
+#include "engine/atomics/race_free_scatter.hpp"
 #include "engine/atomics/shuffle_transpose.hpp"
 #include "engine/atomics/strategy.hpp"
 #include "engine/atomics/warp_device.hpp"
@@ -167,15 +168,7 @@ __global__ void __launch_bounds__(kScatterBlock)
   const int i = begin + int(blockIdx.x) * kScatterBlock + int(threadIdx.x);
   if (i >= end)
     return;
-  const int face = t.facesByColor[i];
-  double toOwner[K], toNeighbour[K];
-  f(face, toOwner, toNeighbour);
-  const int owner = t.owner[face], neighbour = t.neighbour[face];
-  for (int k = 0; k < K; ++k)
-    target[owner * K + k] += toOwner[k];
-  if (neighbour >= 0)
-    for (int k = 0; k < K; ++k)
-      target[neighbour * K + k] += toNeighbour[k];
+  addFacePlainly<K>(t, f, t.facesByColor[i], target);
 }
 
 // One thread per cell over its faces: every interior face is evaluated twice, once per side.
@@ -185,16 +178,7 @@ __global__ void __launch_bounds__(kScatterBlock)
   const int cell = int(blockIdx.x) * kScatterBlock + int(threadIdx.x);
   if (cell >= t.numCells)
     return;
-  double sum[K] = {}, toOwner[K], toNeighbour[K];
-  for (int i = t.cellFaceOffsets[cell]; i < t.cellFaceOffsets[cell + 1]; ++i) {
-    const int face = t.cellFaces[i];
-    f(face, toOwner, toNeighbour);
-    const bool owned = t.owner[face] == cell;
-    for (int k = 0; k < K; ++k)
-      sum[k] += owned ? toOwner[k] : toNeighbour[k];
-  }
-  for (int k = 0; k < K; ++k)
-    target[cell * K + k] += sum[k];
+  gatherCell<K>(t, f, cell, target);
 }
 
 inline unsigned blocksFor(int threads) {

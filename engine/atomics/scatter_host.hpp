@@ -15,6 +15,7 @@
 #include <string>
 
 #include "engine/atomics/face_scatter_plan.hpp"
+#include "engine/atomics/race_free_scatter.hpp"
 #include "engine/atomics/shuffle_transpose.hpp"
 #include "engine/atomics/strategy.hpp"
 
@@ -25,16 +26,8 @@ inline constexpr int kHostLanes = 32;
 
 template <int K, class Contribution>
 void scatterFacesReference(const FaceTopology& t, const Contribution& f, double* target) {
-  double toOwner[K], toNeighbour[K];
-  for (int face = 0; face < t.numFaces; ++face) {
-    f(face, toOwner, toNeighbour);
-    const int o = t.owner[face], n = t.neighbour[face];
-    for (int k = 0; k < K; ++k)
-      target[o * K + k] += toOwner[k];
-    if (n >= 0)
-      for (int k = 0; k < K; ++k)
-        target[n * K + k] += toNeighbour[k];
-  }
+  for (int face = 0; face < t.numFaces; ++face)
+    addFacePlainly<K>(t, f, face, target);
 }
 
 namespace detail {
@@ -197,34 +190,16 @@ void scatterByColor(const FaceScatterPlan& plan, const Contribution& f, double* 
   for (int c = 0; c < plan.numColors(); ++c) {
     const int begin = plan.colorOffsets()[c], end = plan.colorOffsets()[c + 1];
 #pragma omp parallel for schedule(static)
-    for (int i = begin; i < end; ++i) {
-      const int face = t.facesByColor[i];
-      double toOwner[K], toNeighbour[K];
-      f(face, toOwner, toNeighbour);
-      for (int k = 0; k < K; ++k)
-        target[t.owner[face] * K + k] += toOwner[k];
-      if (t.neighbour[face] >= 0)
-        for (int k = 0; k < K; ++k)
-          target[t.neighbour[face] * K + k] += toNeighbour[k];
-    }
+    for (int i = begin; i < end; ++i)
+      addFacePlainly<K>(t, f, t.facesByColor[i], target);
   }
 }
 
 template <int K, class Contribution>
 void gatherOverCells(const FaceTopology& t, const Contribution& f, double* target) {
 #pragma omp parallel for schedule(static)
-  for (int cell = 0; cell < t.numCells; ++cell) {
-    double sum[K] = {}, toOwner[K], toNeighbour[K];
-    for (int i = t.cellFaceOffsets[cell]; i < t.cellFaceOffsets[cell + 1]; ++i) {
-      const int face = t.cellFaces[i];
-      f(face, toOwner, toNeighbour);
-      const bool owned = t.owner[face] == cell;
-      for (int k = 0; k < K; ++k)
-        sum[k] += owned ? toOwner[k] : toNeighbour[k];
-    }
-    for (int k = 0; k < K; ++k)
-      target[cell * K + k] += sum[k];
-  }
+  for (int cell = 0; cell < t.numCells; ++cell)
+    gatherCell<K>(t, f, cell, target);
 }
 
 } // namespace detail

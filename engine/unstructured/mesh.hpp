@@ -34,6 +34,15 @@ constexpr int nodeCount(CellShape s) {
 
 using Point = std::array<double, 3>;
 
+// Points as x0 y0 z0 x1 y1 z1 ...: the layout the kernels read areas and coordinates in.
+inline std::vector<double> flattened(const std::vector<Point>& points) {
+  std::vector<double> flat;
+  flat.reserve(3 * points.size());
+  for (const Point& p : points)
+    flat.insert(flat.end(), p.begin(), p.end());
+  return flat;
+}
+
 struct MeshDescription {
   std::vector<Point> nodes;
   std::vector<CellShape> cellShapes;

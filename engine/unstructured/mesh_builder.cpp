@@ -319,17 +319,7 @@ Mesh buildMesh(const MeshDescription& d) {
   for (std::size_t i = 0; i < all.size(); ++i)
     m.cellFaces.indices[i] = newIndex[std::size_t(faceOfCellFace[i])];
 
-  // Node to cells by counting sort, so each row lists its cells in increasing order.
-  m.nodeCells.offsets.assign(d.nodes.size() + 1, 0);
-  for (int n : d.cellNodes.indices)
-    ++m.nodeCells.offsets[std::size_t(n) + 1];
-  std::partial_sum(m.nodeCells.offsets.begin(), m.nodeCells.offsets.end(),
-                   m.nodeCells.offsets.begin());
-  m.nodeCells.indices.resize(d.cellNodes.indices.size());
-  std::vector<int> fill(m.nodeCells.offsets.begin(), m.nodeCells.offsets.end() - 1);
-  for (int c = 0; c < numCells; ++c)
-    for (int n : d.cellNodes.row(c))
-      m.nodeCells.indices[std::size_t(fill[std::size_t(n)]++)] = c;
+  m.nodeCells = transposed(d.cellNodes, int(d.nodes.size())); // cells of a row in increasing order
 
   m.faceCentroid.resize(std::size_t(numFaces));
   m.faceArea.resize(std::size_t(numFaces));

@@ -10,7 +10,7 @@
 #include "engine/memory.hpp"
 #include "tests/gpu/atomics_device_twins.hpp"
 #include "tests/support/mixed_box_mesh.hpp"
-#include "tests/support/synthetic_contribution.hpp"
+#include "tests/support/scatter_reference.hpp"
 
 namespace tessera::atomics {
 namespace {
@@ -20,20 +20,10 @@ constexpr int kWarpSizeOfBuild = TESSERA_WARP_SIZE;
 
 template <int K>
 void expectDeviceMatchesReference(const unstructured::Mesh& mesh) {
-  const FaceScatterPlan plan(mesh, MemorySpace::Host);
-  const std::size_t n = std::size_t(mesh.numCells()) * K;
-  std::vector<double> reference(n, 0.0), scale(n, 0.0);
-  scatterFacesReference<K>(plan.topology(), test::SyntheticContribution<K>{}, reference.data());
-  scatterFacesReference<K>(plan.topology(), test::SyntheticContribution<K>{true}, scale.data());
-  for (Strategy s : kAllStrategies) {
-    if (s == Strategy::ShuffleTranspose && !shuffleTransposable(K, kWarpSizeOfBuild))
-      continue;
-    const std::vector<double> result = test::scatterSyntheticOnDevice(mesh, s, K);
-    ASSERT_EQ(result.size(), n);
-    for (std::size_t i = 0; i < n; ++i)
-      ASSERT_LE(std::fabs(result[i] - reference[i]), 1e-12 * scale[i])
-          << strategyName(s) << " K " << K << " entry " << i;
-  }
+  const test::ScatterReference<K> reference(mesh);
+  for (Strategy s : kAllStrategies)
+    if (s != Strategy::ShuffleTranspose || shuffleTransposable(K, kWarpSizeOfBuild))
+      reference.expectMatches(test::scatterSyntheticOnDevice(mesh, s, K), s);
 }
 
 void expectAllLengths(bool shuffled) {
