@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 
 #include "engine/unstructured/coloring.hpp"
 
@@ -14,25 +16,38 @@ int BlockPattern::blockIndex(int row, int column) const {
   return it != end && *it == column ? int(it - columns.begin()) : -1;
 }
 
-ColoredCells colorContiguousCells(const unstructured::Mesh& mesh) {
-  const unstructured::Coloring coloring = unstructured::colorCells(mesh);
+ColoredCells colorContiguousCells(const unstructured::Mesh& mesh,
+                                  const std::vector<bool>& partitionBoundary) {
   const int numCells = mesh.numCells();
+  if (!partitionBoundary.empty() && partitionBoundary.size() != std::size_t(numCells))
+    throw std::invalid_argument("colorContiguousCells: partitionBoundary has " +
+                                std::to_string(partitionBoundary.size()) + " flags for " +
+                                std::to_string(numCells) + " cells");
+  const unstructured::Coloring coloring = unstructured::colorCells(mesh);
   ColoredCells result;
   BlockPattern& pattern = result.pattern;
 
-  // Counting sort by color: stable, so the mesh's order (e.g. RCM's locality) survives inside a
-  // color.
-  pattern.colorOffsets.assign(std::size_t(coloring.numColors) + 1, 0);
-  for (int c : coloring.color)
-    ++pattern.colorOffsets[std::size_t(c) + 1];
-  std::partial_sum(pattern.colorOffsets.begin(), pattern.colorOffsets.end(),
-                   pattern.colorOffsets.begin());
-  pattern.boundaryRowsPerColor.assign(std::size_t(coloring.numColors), 0);
+  // Counting sort into buckets (color, boundary cells first): stable, so the mesh's order (e.g.
+  // RCM's locality) survives inside a bucket.
+  auto bucketOf = [&](int cell) {
+    const bool boundary = !partitionBoundary.empty() && partitionBoundary[std::size_t(cell)];
+    return 2 * coloring.color[std::size_t(cell)] + (boundary ? 0 : 1);
+  };
+  std::vector<int> bucketOffsets(2 * std::size_t(coloring.numColors) + 1, 0);
+  for (int cell = 0; cell < numCells; ++cell)
+    ++bucketOffsets[std::size_t(bucketOf(cell)) + 1];
+  std::partial_sum(bucketOffsets.begin(), bucketOffsets.end(), bucketOffsets.begin());
+  pattern.colorOffsets.resize(std::size_t(coloring.numColors) + 1);
+  pattern.boundaryRowsPerColor.resize(std::size_t(coloring.numColors));
+  for (std::size_t c = 0; c <= std::size_t(coloring.numColors); ++c)
+    pattern.colorOffsets[c] = bucketOffsets[2 * c];
+  for (std::size_t c = 0; c < std::size_t(coloring.numColors); ++c)
+    pattern.boundaryRowsPerColor[c] = bucketOffsets[2 * c + 1] - bucketOffsets[2 * c];
   result.newToOld.resize(std::size_t(numCells));
   result.oldToNew.resize(std::size_t(numCells));
-  std::vector<int> next(pattern.colorOffsets.begin(), pattern.colorOffsets.end() - 1);
+  std::vector<int> next(bucketOffsets.begin(), bucketOffsets.end() - 1);
   for (int cell = 0; cell < numCells; ++cell) {
-    const int row = next[std::size_t(coloring.color[std::size_t(cell)])]++;
+    const int row = next[std::size_t(bucketOf(cell))]++;
     result.newToOld[std::size_t(row)] = cell;
     result.oldToNew[std::size_t(cell)] = row;
   }

@@ -3,7 +3,9 @@
 //   dQ = 0; sweeps times, for each color c: dr = R_c - O_c dQ; dQ_c = D_c^-1 dr
 // with D_c^-1 applied by forward/backward substitution on D's in-place LU (factorizeDiagonal
 // first). Rows of one color share no off-diagonal block, so they update independently and in
-// parallel; each color sees the latest dQ of the others (Gauss-Seidel between colors).
+// parallel; each color sees the latest dQ of the others (Gauss-Seidel between colors). Within a
+// color the partition-boundary rows run first, then the interior rows: the order in which a
+// distributed sweep overlaps the boundary rows' halo messages with the interior work.
 #include <cstddef>
 #include <stdexcept>
 
@@ -44,13 +46,12 @@ void multicolorSweepsHost(const BlockMatrix<NB, Precision>& a, const double* rhs
   for (std::ptrdiff_t i = 0; i < size; ++i)
     dq[i] = 0;
   for (int sweep = 0; sweep < sweeps; ++sweep)
-    for (int c = 0; c < pattern.numColors(); ++c) {
-      const int begin = pattern.colorOffsets[std::size_t(c)];
-      const int end = pattern.colorOffsets[std::size_t(c) + 1];
+    for (int c = 0; c < pattern.numColors(); ++c)
+      for (const RowRange rows : {pattern.boundaryRows(c), pattern.interiorRows(c)}) {
 #pragma omp parallel for schedule(static)
-      for (int row = begin; row < end; ++row)
-        sweepRowHost<NB, Precision>(view, rhs, dq, row);
-    }
+        for (int row = rows.begin; row < rows.end; ++row)
+          sweepRowHost<NB, Precision>(view, rhs, dq, row);
+      }
 }
 
 } // namespace detail

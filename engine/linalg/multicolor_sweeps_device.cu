@@ -1,9 +1,16 @@
-// Device multicolor sweeps (seed 002, section 6.4): one kernel launch per color, a warp (or half a
-// wavefront) per block row. The NB * NB lanes of a block load its entries in one coalesced read,
-// each multiplies its entry (k, l) by dQ_l of the block's column and accumulates over the row's
-// blocks; shuffles then sum the NB lanes of each k, and one lane per row does the forward/backward
-// substitution with D's LU and writes dQ. Rows of one color share no block, so no row reads a dQ
-// that another row of the launch writes.
+// Device multicolor sweeps (seed 002, section 6.4): per color, one kernel launch for its
+// partition-boundary rows and one for its interior rows, a warp (or half a wavefront) per block
+// row. The NB * NB lanes of a block load its entries in one coalesced read, each multiplies its
+// entry (k, l) by dQ_l of the block's column and accumulates over the row's blocks; shuffles then
+// sum the NB lanes of each k, and lanes 0..NB-1 do the forward/backward substitution with D's LU
+// together, lane k owning x_k. Rows of one color share no block, so no row reads a dQ that
+// another row of the launch writes.
+//
+// The sweep moves few bytes per instruction and per trip to memory, so both are rationed (the
+// measurements are in benchmarks/RESULTS.md): D arrives as one coalesced load and reaches the
+// solving lanes by shuffles rather than sitting in their registers (32 registers: a full
+// multiprocessor of warps); the block loop has no predicate and its loads go out together; the
+// substitution multiplies by D's stored reciprocal pivots instead of dividing.
 #include <algorithm>
 #include <cstddef>
 
@@ -28,8 +35,9 @@ template <SweepMapping Mapping>
 constexpr int kBlocksPerStep = Mapping == SweepMapping::OneRowTwoBlocks ? 2 : 1;
 
 template <int NB, class Precision, SweepMapping Mapping>
-__global__ void sweepColorKernel(BlockMatrixView<NB, Precision> a, int begin, int end,
-                                 const double* rhs, typename Precision::Update* dq) {
+__global__ void __launch_bounds__(kThreadsPerBlock)
+    sweepRowsKernel(BlockMatrixView<NB, Precision> a, int begin, int end, const double* rhs,
+                    typename Precision::Update* dq) {
   constexpr int kEntries = NB * NB;
   constexpr int kRows = kRowsPerWarp<Mapping>;
   constexpr int kBlocks = kBlocksPerStep<Mapping>;
@@ -39,39 +47,67 @@ __global__ void sweepColorKernel(BlockMatrixView<NB, Precision> a, int begin, in
   const int lane = warp::laneIndex();
   const int half = lane / kLanesPerBlock; // 0 on a warp of 32
   const int entry = lane % kLanesPerBlock;
-  const int l = entry % NB; // the entry's column in the block
+  const int base = half * kLanesPerBlock; // the half's first lane
+  const int l = entry % NB;               // the entry's column in the block
   const int warpIndex = int((blockIdx.x * blockDim.x + threadIdx.x) / unsigned(kWarpSize));
   const int row = begin + warpIndex * kRows + (kRows == 2 ? half : 0);
   const bool active = row < end;
+  const bool ownsUnknown = active && entry < NB; // lane k solves for x_k
 
+  // Lanes past a block's entries load its last entry again (the same sector: no extra traffic)
+  // and their sums are never read, so no load needs a predicate.
+  const std::size_t loaded = std::size_t(entry < kEntries ? entry : kEntries - 1);
+  // This lane's entry of D's LU, and R_k: needed last, requested first.
+  const double luEntry = active ? a.diagonal[std::size_t(row) * kEntries + loaded] : 0.0;
+  double x = ownsUnknown ? rhs[std::size_t(row) * NB + std::size_t(entry)] : 0.0;
+  const int k = entry < NB ? entry : 0;
+
+  const int first = active ? a.rowOffsets[row] : 0;
+  const int last = active ? a.rowOffsets[row + 1] : 0;
+  // The block loop, unrolled so that its loads go out together: by 2 for fp64 blocks and by 4 for
+  // fp32 ones measured fastest (RESULTS.md).
+  constexpr int kBlocksUnrolled = sizeof(typename Precision::Offdiagonal) == 8 ? 2 : 4;
   double partial = 0.0;
-  if (active && entry < kEntries) {
-    const int first = a.rowOffsets[row] + (kBlocks == 2 ? half : 0);
-    for (int j = first; j < a.rowOffsets[row + 1]; j += kBlocks)
-      partial += double(a.offdiagonal[std::size_t(j) * kEntries + std::size_t(entry)]) *
-                 double(dq[std::size_t(a.columns[j]) * NB + std::size_t(l)]);
-  }
-  // Every lane takes part in the shuffles; lanes past the row's entries hold 0.
-  if constexpr (kBlocks == 2)
+#pragma unroll kBlocksUnrolled
+  for (int j = first + (kBlocks == 2 ? half : 0); j < last; j += kBlocks)
+    partial += double(a.offdiagonal[std::size_t(j) * kEntries + loaded]) *
+               double(dq[std::size_t(a.columns[j]) * NB + std::size_t(l)]);
+
+  if constexpr (kBlocks == 2) {
     partial += warp::shuffleDown(partial, kLanesPerBlock);
+  }
   // Sum of the NB lanes of each k into the first of them (a tree bounded by the group).
+#pragma unroll
   for (int d = 1; d < NB; d *= 2) {
     const double other = warp::shuffleDown(partial, d);
     if (l + d < NB)
       partial += other;
   }
-  const int base = half * kLanesPerBlock;
-  double x[NB];
-  for (int i = 0; i < NB; ++i)
-    x[i] = warp::shuffle(partial, base + i * NB);
-  const bool solves = entry == 0 && (kRows == 2 || half == 0);
-  if (active && solves) {
-    for (int i = 0; i < NB; ++i)
-      x[i] = rhs[std::size_t(row) * NB + std::size_t(i)] - x[i];
-    luSolve<NB>(a.diagonal + std::size_t(row) * kEntries, x);
-    for (int i = 0; i < NB; ++i)
-      dq[std::size_t(row) * NB + std::size_t(i)] = typename Precision::Update(x[i]);
+  x -= warp::shuffle(partial, base + (entry < NB ? entry * NB : 0));
+
+  // luSolve's arithmetic in luSolve's order: x_i is broadcast as soon as it is final, and lane k
+  // takes LU's (k, i) from the lane that loaded it (on the diagonal, U's reciprocal pivot). Lanes
+  // past NB and lanes of inactive rows compute values they never store.
+#pragma unroll
+  for (int i = 0; i < NB - 1; ++i) {
+    const double xi = warp::shuffle(x, base + i);
+    const double lki = warp::shuffle(luEntry, base + k * NB + i);
+    if (entry > i)
+      x -= lki * xi;
   }
+#pragma unroll
+  for (int i = NB - 1; i >= 0; --i) {
+    const double uki = warp::shuffle(luEntry, base + k * NB + i);
+    if (entry == i)
+      x *= uki;
+    if (i > 0) {
+      const double xi = warp::shuffle(x, base + i);
+      if (entry < i)
+        x -= uki * xi;
+    }
+  }
+  if (ownsUnknown && (kBlocks == 1 || half == 0))
+    dq[std::size_t(row) * NB + std::size_t(entry)] = typename Precision::Update(x);
 }
 
 template <class T>
@@ -117,16 +153,15 @@ void multicolorSweepsDevice(const BlockMatrix<NB, Precision>& a, const double* r
   constexpr int kRowsPerBlock = kThreadsPerBlock / kWarpSize * kRowsPerWarp<Mapping>;
   const BlockMatrixView<NB, Precision> view = a.view();
   for (int sweep = 0; sweep < sweeps; ++sweep)
-    for (int c = 0; c < pattern.numColors(); ++c) {
-      const int begin = pattern.colorOffsets[std::size_t(c)];
-      const int end = pattern.colorOffsets[std::size_t(c) + 1];
-      if (end == begin)
-        continue;
-      const int blocks = (end - begin + kRowsPerBlock - 1) / kRowsPerBlock;
-      sweepColorKernel<NB, Precision, Mapping>
-          <<<blocks, kThreadsPerBlock>>>(view, begin, end, rhs, dq);
-      TESSERA_GPU_CHECK_LAUNCH();
-    }
+    for (int c = 0; c < pattern.numColors(); ++c)
+      for (const RowRange rows : {pattern.boundaryRows(c), pattern.interiorRows(c)}) {
+        if (rows.end == rows.begin)
+          continue;
+        const int blocks = (rows.end - rows.begin + kRowsPerBlock - 1) / kRowsPerBlock;
+        sweepRowsKernel<NB, Precision, Mapping>
+            <<<blocks, kThreadsPerBlock>>>(view, rows.begin, rows.end, rhs, dq);
+        TESSERA_GPU_CHECK_LAUNCH();
+      }
 }
 
 #define TESSERA_INSTANTIATE_SWEEPS(NB, MAPPING)                                                    \

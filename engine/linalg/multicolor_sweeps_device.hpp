@@ -21,11 +21,12 @@ enum class SweepMapping : std::uint8_t {
 };
 
 #if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
-// Wavefronts of 64 default to two rows per wavefront: the forward/backward substitution is serial
-// in one lane per row, and two rows per wavefront run two of them at once where (a) runs one; the
-// rows of an unstructured mesh have few off-diagonal blocks (4 for tetrahedra, 6 for hexahedra),
-// so (a)'s halving of the block loop saves little and its odd last step leaves a half idle.
-// Seed 002 reports both on the MI50 without ranking them; this choice is unmeasured here.
+// Wavefronts of 64 default to two rows per wavefront: a row's reduction and forward/backward
+// substitution cost the same instructions whatever the row's length, and two rows per wavefront
+// share each of them where (a) spends them on one row; the rows of an unstructured mesh have few
+// off-diagonal blocks (4 for tetrahedra, 6 for hexahedra), so (a)'s halving of the block loop
+// saves little and its odd last step leaves a half idle. Seed 002 reports both on the MI50
+// without ranking them; this choice is unmeasured here (no AMD GPU).
 inline constexpr SweepMapping kDefaultSweepMapping =
     TESSERA_WARP_SIZE == 32 ? SweepMapping::OneRowOneBlock : SweepMapping::TwoRowsOneBlock;
 

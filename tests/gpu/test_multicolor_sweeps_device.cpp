@@ -1,7 +1,8 @@
-// The device multicolor sweeps (and the device LU of D) against the host sweeps on a mixed mesh:
-// the same system, a few sweeps, equal to 1e-12 relative with fp64 and 1e-6 with mixed precision
-// (the lanes sum the products in another order, and fp32 dQ rounds a last bit differently). Every
-// lane mapping this build's warp width has is checked. Skipped where no device is visible.
+// The device multicolor sweeps (and the device LU of D) against the host sweeps on a mixed mesh
+// (with partition-boundary rows) and on rows longer than a warp: the same system, a few sweeps,
+// equal to 1e-12 relative with fp64 and 1e-6 with mixed precision (the lanes sum the products in
+// another order, and fp32 dQ rounds a last bit differently). Every lane mapping this build's warp
+// width has is checked. Skipped where no device is visible.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -24,11 +25,41 @@ using linalg::SweepMapping;
 
 constexpr int kSweeps = 4;
 
+// The mixed mesh's face adjacency, every third cell marked as a partition-boundary cell so that
+// each color runs as two launches.
+linalg::BlockPattern mixedMeshPattern() {
+  const unstructured::Mesh mesh = test::mixedBoxMesh({.nx = 12, .ny = 10, .nz = 8});
+  std::vector<bool> boundary(std::size_t(mesh.numCells()), false);
+  for (std::size_t cell = 0; cell < boundary.size(); cell += 3)
+    boundary[cell] = true;
+  return linalg::colorContiguousCells(mesh, boundary).pattern;
+}
+
+// Rows longer than a warp's lanes: color 0 holds row 0, adjacent to all 40 rows of color 1 (2 to
+// 41), and row 1, adjacent to rows 2 to 4; so the columns of row 0 come in two loads of lanes, and
+// a wavefront of two rows has rows of 40 and 3 blocks.
+linalg::BlockPattern twoHubsPattern() {
+  constexpr int kSpokes = 40;
+  linalg::BlockPattern p;
+  auto addRow = [&p](std::vector<int> columns) {
+    p.columns.insert(p.columns.end(), columns.begin(), columns.end());
+    p.rowOffsets.push_back(int(p.columns.size()));
+  };
+  std::vector<int> spokes(kSpokes);
+  for (int i = 0; i < kSpokes; ++i)
+    spokes[std::size_t(i)] = 2 + i;
+  addRow(spokes);
+  addRow({2, 3, 4});
+  for (int row = 2; row < 2 + kSpokes; ++row)
+    addRow(row <= 4 ? std::vector<int>{0, 1} : std::vector<int>{0});
+  p.colorOffsets = {0, 2, 2 + kSpokes};
+  p.boundaryRowsPerColor = {0, 0};
+  return p;
+}
+
 template <int NB, class Precision, SweepMapping Mapping>
-double deviceAgainstHost() {
+double deviceAgainstHost(const linalg::BlockPattern& pattern) {
   using Update = typename Precision::Update;
-  const linalg::BlockPattern pattern =
-      linalg::colorContiguousCells(test::mixedBoxMesh({.nx = 12, .ny = 10, .nz = 8})).pattern;
   const auto system = test::randomBlockSystem<NB>(pattern, 0.5, 3 + NB);
 
   auto host = system.template matrix<Precision>(MemorySpace::Host);
@@ -60,14 +91,13 @@ template <SweepMapping Mapping>
 void expectDeviceMatchesHost() {
   if (!deviceAvailable())
     GTEST_SKIP() << "no device";
-  const double fp64Nb5 = deviceAgainstHost<5, DoublePrecision, Mapping>();
-  const double fp64Nb3 = deviceAgainstHost<3, DoublePrecision, Mapping>();
-  const double mixedNb5 = deviceAgainstHost<5, MixedPrecision, Mapping>();
-  const double mixedNb4 = deviceAgainstHost<4, MixedPrecision, Mapping>();
-  EXPECT_LE(fp64Nb5, 1e-12);
-  EXPECT_LE(fp64Nb3, 1e-12);
-  EXPECT_LE(mixedNb5, 1e-6);
-  EXPECT_LE(mixedNb4, 1e-6);
+  for (const linalg::BlockPattern& pattern : {mixedMeshPattern(), twoHubsPattern()}) {
+    SCOPED_TRACE(pattern.numRows() == 42 ? "two hubs" : "mixed mesh");
+    EXPECT_LE((deviceAgainstHost<5, DoublePrecision, Mapping>(pattern)), 1e-12);
+    EXPECT_LE((deviceAgainstHost<3, DoublePrecision, Mapping>(pattern)), 1e-12);
+    EXPECT_LE((deviceAgainstHost<5, MixedPrecision, Mapping>(pattern)), 1e-6);
+    EXPECT_LE((deviceAgainstHost<4, MixedPrecision, Mapping>(pattern)), 1e-6);
+  }
 }
 
 #if TESSERA_WARP_SIZE == 32

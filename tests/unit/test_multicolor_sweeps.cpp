@@ -1,13 +1,16 @@
 // engine/linalg: the pointwise LU against dense Gaussian elimination; the colored renumbering of a
 // mixed mesh (independent colors, a bijection, the renumbered face adjacency as a symmetric
-// pattern); the multicolor sweeps against a dense direct solve for both precision policies, and
-// one and two sweeps against multicolor Gauss-Seidel worked by hand.
+// pattern, partition-boundary rows first in each color); the multicolor sweeps against a dense
+// direct solve for both precision policies, and one and two sweeps against multicolor Gauss-Seidel
+// worked by hand.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <gtest/gtest.h>
 #include <limits>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -125,9 +128,62 @@ TEST(MulticolorPattern, ColorsAreContiguousIndependentAndFollowTheFaces) {
   EXPECT_EQ(blocks, faces);
 }
 
+// Every third cell stands for a cell on a partition boundary: rank-independent, just a subset.
+std::vector<bool> everyThirdCell(int numCells) {
+  std::vector<bool> flags(std::size_t(numCells), false);
+  for (std::size_t cell = 0; cell < flags.size(); cell += 3)
+    flags[cell] = true;
+  return flags;
+}
+
+TEST(MulticolorPattern, PartitionBoundaryRowsLeadTheirColor) {
+  const unstructured::Mesh mesh = test::mixedBoxMesh({});
+  const std::vector<bool> boundary = everyThirdCell(mesh.numCells());
+  const linalg::ColoredCells plain = linalg::colorContiguousCells(mesh);
+  const linalg::ColoredCells split = linalg::colorContiguousCells(mesh, boundary);
+  const linalg::BlockPattern& p = split.pattern;
+  ASSERT_EQ(p.colorOffsets, plain.pattern.colorOffsets); // the same coloring, reordered inside
+  int flagged = 0;
+  for (int c = 0; c < p.numColors(); ++c) {
+    const linalg::RowRange front = p.boundaryRows(c), back = p.interiorRows(c);
+    EXPECT_EQ(front.begin, p.colorOffsets[std::size_t(c)]);
+    EXPECT_EQ(back.end, p.colorOffsets[std::size_t(c) + 1]);
+    EXPECT_GT(front.end, front.begin) << "color " << c << " has no boundary row";
+    EXPECT_GT(back.end, back.begin) << "color " << c << " has no interior row";
+    for (int row = front.begin; row < back.end; ++row) {
+      const int cell = split.newToOld[std::size_t(row)];
+      EXPECT_EQ(bool(boundary[std::size_t(cell)]), row < front.end) << "row " << row;
+      // The plain numbering's color of the cell.
+      const int plainRow = plain.oldToNew[std::size_t(cell)];
+      EXPECT_TRUE(plainRow >= front.begin && plainRow < back.end) << "cell " << cell;
+    }
+    // Each part keeps the mesh's order.
+    EXPECT_TRUE(
+        std::is_sorted(split.newToOld.begin() + front.begin, split.newToOld.begin() + front.end));
+    EXPECT_TRUE(
+        std::is_sorted(split.newToOld.begin() + back.begin, split.newToOld.begin() + back.end));
+    flagged += front.end - front.begin;
+  }
+  EXPECT_EQ(flagged, int(std::count(boundary.begin(), boundary.end(), true)));
+}
+
+TEST(MulticolorPattern, PartitionBoundaryFlagsOfTheWrongLengthAreAnError) {
+  const unstructured::Mesh mesh = test::mixedBoxMesh({});
+  try {
+    linalg::colorContiguousCells(mesh, std::vector<bool>(3, true));
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("3 flags for " + std::to_string(mesh.numCells())),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 // A small mixed mesh: 126 cells, so that the dense reference (630 or 378 unknowns) stays cheap.
+// Some rows are marked partition-boundary rows, so the sweeps run both parts of every color.
 linalg::BlockPattern smallMixedPattern() {
-  return linalg::colorContiguousCells(test::mixedBoxMesh({.nx = 3, .ny = 3, .nz = 4})).pattern;
+  const unstructured::Mesh mesh = test::mixedBoxMesh({.nx = 3, .ny = 3, .nz = 4});
+  return linalg::colorContiguousCells(mesh, everyThirdCell(mesh.numCells())).pattern;
 }
 
 constexpr double kDominance = 0.5;
