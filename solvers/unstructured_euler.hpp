@@ -173,9 +173,13 @@ public:
   // that a conservation check sees the state's change rather than the round-off of a plain sum
   // (up to N epsilon relative over N cells).
   State conservedTotals() const {
+    return conservedTotals(numCells());
+  }
+  // The same over cells [0, cells): a distributed solver's owned cells.
+  State conservedTotals(int cells) const {
     const std::vector<double>& q = hostState();
     State total = State::filled(0.0), lost = State::filled(0.0);
-    for (int c = 0; c < numCells(); ++c)
+    for (int c = 0; c < cells; ++c)
       for (int v = 0; v < kNumVars; ++v) {
         const double term = mesh_.cellVolume[std::size_t(c)] * q[std::size_t(kNumVars * c + v)];
         const double sum = total[v] + term;

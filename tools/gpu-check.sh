@@ -2,7 +2,8 @@
 # On a machine with an NVIDIA GPU (and no VTK): builds the cuda preset, runs the gpu-labelled tests
 # and the rest, the kernels under compute-sanitizer and, with --bench, the device benchmarks.
 # Logs go to $OUT (default: build/gpu-logs). The Debian packages the GPU machine lacks travel in
-# .devdeps (../shared/tools/device-deps.sh).
+# .devdeps (../shared/tools/device-deps.sh, then METIS, which it does not fetch:
+# (cd .devdeps && apt-get download libmetis5 libmetis-dev)).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-build/gpu-logs}

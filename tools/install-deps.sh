@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   cmake g++ make
   libopenmpi-dev openmpi-bin
-  libp4est-dev
+  libp4est-dev libmetis-dev
   libvtk9-dev
   libtomlplusplus-dev libcli11-dev
   libgtest-dev libbenchmark-dev

@@ -5,31 +5,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/unstructured/cell_graph.hpp"
+
 namespace tessera::unstructured {
 namespace {
-
-Csr cellGraph(const Mesh& m) {
-  Csr g;
-  g.offsets.assign(std::size_t(m.numCells()) + 1, 0);
-  for (int f = 0; f < m.numFaces(); ++f) {
-    if (m.neighbour[std::size_t(f)] < 0)
-      continue;
-    ++g.offsets[std::size_t(m.owner[std::size_t(f)]) + 1];
-    ++g.offsets[std::size_t(m.neighbour[std::size_t(f)]) + 1];
-  }
-  for (std::size_t c = 1; c < g.offsets.size(); ++c)
-    g.offsets[c] += g.offsets[c - 1];
-  g.indices.resize(std::size_t(g.offsets.back()));
-  std::vector<int> fill(g.offsets.begin(), g.offsets.end() - 1);
-  for (int f = 0; f < m.numFaces(); ++f) {
-    const int a = m.owner[std::size_t(f)], b = m.neighbour[std::size_t(f)];
-    if (b < 0)
-      continue;
-    g.indices[std::size_t(fill[std::size_t(a)]++)] = b;
-    g.indices[std::size_t(fill[std::size_t(b)]++)] = a;
-  }
-  return g;
-}
 
 // Breadth-first levels from start; returns the cells in visiting order and, in lastLevelBegin,
 // where the deepest level starts in that list. `mark` holds `stamp` for cells already reached.

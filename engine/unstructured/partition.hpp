@@ -1,0 +1,47 @@
+#pragma once
+// Partitioning an unstructured mesh over MPI ranks: METIS's k-way partition of the cell graph
+// (cells joined by interior faces), and each rank's local mesh, its owned cells followed by the
+// halo cells it reads from other ranks, with the plan of which values travel where.
+#include <span>
+#include <vector>
+
+#include "engine/unstructured/csr.hpp"
+#include "engine/unstructured/mesh.hpp"
+
+namespace tessera::unstructured {
+
+// The part of every cell, in [0, parts): METIS_PartGraphKway on the cell graph, balancing cell
+// counts and minimising the faces cut, with METIS's seed fixed so that every rank computes the
+// same partition. parts == 1 puts every cell in part 0 without calling METIS. Throws
+// std::invalid_argument for parts < 1 or parts > numCells, std::runtime_error with METIS's status
+// where METIS fails.
+std::vector<int> partitionCells(const Mesh& mesh, int parts);
+
+// Which cell values travel between this rank and the others: row i of sendCells holds the local
+// indices of the owned cells whose values go to neighbourRanks[i]; row i of receiveCells holds the
+// local indices of the halo cells whose values come from neighbourRanks[i]. Both rows of a pair of
+// ranks list the same cells in the same order (ascending global index), so a message needs no
+// indices.
+struct HaloPlan {
+  std::vector<int> neighbourRanks; // ascending
+  Csr sendCells, receiveCells;
+};
+
+// One rank's share of a partitioned mesh. The mesh holds the rank's owned cells (ascending global
+// index) and then its halo cells: the other ranks' cells that share a face with an owned cell
+// (ascending global index). Every face of an owned cell is there with its global tag; a halo cell
+// also has faces to cells this rank does not hold, tagged partitionTag ("partition" in tagNames):
+// they only close the halo cell, whose values are overwritten by each exchange.
+struct LocalMesh {
+  Mesh mesh;
+  int numOwned = 0;
+  std::vector<int> globalCell; // local cell -> global cell
+  int partitionTag = 0;        // 1 + the largest tag of the global mesh (0 where it has none)
+  HaloPlan halo;
+};
+
+// The local mesh of `rank` under partOfCell (one part per global cell, parts are ranks). Throws
+// std::invalid_argument where partOfCell's size differs from the cell count or rank owns no cell.
+LocalMesh localMesh(const Mesh& global, std::span<const int> partOfCell, int rank);
+
+} // namespace tessera::unstructured

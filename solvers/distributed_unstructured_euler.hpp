@@ -1,0 +1,107 @@
+#pragma once
+// DistributedUnstructuredEuler: UnstructuredEuler on MPI ranks. Every rank partitions the global
+// mesh the same way (METIS, engine/unstructured/partition.hpp) and steps its local mesh, its owned
+// cells followed by halo cells copied from their owners. One step:
+//   dt = the minimum over ranks of each rank's stable step (a halo cell's bound only counts the
+//        faces its rank holds, so it is never below the owner's: the minimum is the one-rank dt);
+//   advance every local cell (the halo cells' new values are meaningless);
+//   exchange: each halo cell gets its owner's new state.
+// An owned cell sees all its faces and its neighbours' current states, so its update is the
+// one-rank update up to the order in which its face fluxes add.
+//
+// Host memory only: a device state would be staged through the host for MPI that is not
+// GPU-aware, and that staging is not written yet (the constructor says so).
+#include <cstddef>
+#include <mpi.h>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "engine/unstructured/halo_exchange.hpp"
+#include "engine/unstructured/partition.hpp"
+#include "solvers/unstructured_euler.hpp"
+
+namespace tessera {
+
+class DistributedUnstructuredEuler {
+public:
+  using State = UnstructuredEuler::State;
+  static constexpr int kNumVars = UnstructuredEuler::kNumVars;
+
+  // Collective over comm. boundary maps the global mesh's tags; the local meshes' partition faces
+  // (which only close halo cells) get an outflow condition of their own.
+  DistributedUnstructuredEuler(MPI_Comm comm, Euler<3> pde, const unstructured::Mesh& global,
+                               UnstructuredBoundary boundary, double cfl,
+                               MemorySpace space = MemorySpace::Host)
+      : comm_(comm), local_(partitioned(comm, global)),
+        solver_(pde, local_.mesh, withPartitionFaces(std::move(boundary), local_.partitionTag), cfl,
+                hostOnly(space)),
+        halo_(comm, local_.halo, kNumVars) {}
+
+  // Sets every local cell (owned and halo) to conservedAt(its centroid): the halo cells start
+  // equal to their owners without an exchange.
+  template <class ConservedAt>
+  void initialise(ConservedAt&& conservedAt) {
+    solver_.initialise(std::forward<ConservedAt>(conservedAt));
+  }
+
+  // Collective: the global stable step.
+  double stableDt() {
+    double local = solver_.stableDt(), global = 0.0;
+    MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MIN, comm_);
+    return global;
+  }
+
+  // Collective: one step of dt, then the halo exchange.
+  void advance(double dt) {
+    solver_.advance(dt);
+    halo_.exchange(solver_.stateData());
+  }
+
+  // Collective: the owned cells' volume-weighted totals (compensated on each rank) summed over
+  // the ranks.
+  State conservedTotals() const {
+    const State local = solver_.conservedTotals(local_.numOwned);
+    State global = State::filled(0.0);
+    MPI_Allreduce(local.v, global.v, kNumVars, MPI_DOUBLE, MPI_SUM, comm_);
+    return global;
+  }
+
+  // The owned cells' states ([owned cell][5] conserved), in host memory.
+  std::vector<double> ownedState() const {
+    const std::vector<double>& q = solver_.hostState();
+    return {q.begin(), q.begin() + std::ptrdiff_t(kNumVars) * local_.numOwned};
+  }
+
+  const unstructured::LocalMesh& localMesh() const { return local_; }
+  const UnstructuredEuler& solver() const { return solver_; }
+  double time() const { return solver_.time(); }
+  long long step() const { return solver_.step(); }
+
+private:
+  static unstructured::LocalMesh partitioned(MPI_Comm comm, const unstructured::Mesh& global) {
+    int rank = 0, ranks = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &ranks);
+    return unstructured::localMesh(global, unstructured::partitionCells(global, ranks), rank);
+  }
+
+  static UnstructuredBoundary withPartitionFaces(UnstructuredBoundary boundary, int partitionTag) {
+    boundary.kindOfTag[partitionTag] = FaceKind::Outflow;
+    return boundary;
+  }
+
+  static MemorySpace hostOnly(MemorySpace space) {
+    if (space != MemorySpace::Host)
+      throw std::invalid_argument("DistributedUnstructuredEuler: host memory only; staging a "
+                                  "device state through the host for MPI is not written yet");
+    return space;
+  }
+
+  MPI_Comm comm_;
+  unstructured::LocalMesh local_;
+  UnstructuredEuler solver_;
+  unstructured::HaloExchange halo_;
+};
+
+} // namespace tessera
