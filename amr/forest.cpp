@@ -11,10 +11,15 @@
 namespace tessera::amr {
 namespace {
 
-// The per-quadrant data p4est carries for Tessera: the adapt request of the leaf.
+// The per-quadrant data p4est carries for Tessera: the adapt request of the leaf and its weight
+// for the next partition.
 struct QuadrantData {
   signed char flag;
+  int weight;
 };
+
+// The tag of the messages that move leaf values in a partition.
+constexpr int kPartitionTransferTag = 4302;
 
 // The bounds of one adapt() call in quadrant levels, reached by p4est's callbacks through the
 // forest's user pointer.
@@ -35,6 +40,28 @@ QuadrantData& dataOf(typename P4est<Dim>::Quadrant* q) {
 template <int Dim>
 void clearFlag(typename P4est<Dim>::Forest*, p4est_topidx_t, typename P4est<Dim>::Quadrant* q) {
   dataOf<Dim>(q).flag = 0;
+  dataOf<Dim>(q).weight = 1;
+}
+
+template <int Dim>
+int weightOf(typename P4est<Dim>::Forest*, p4est_topidx_t, typename P4est<Dim>::Quadrant* q) {
+  return dataOf<Dim>(q).weight;
+}
+
+// The leaf of quadrant q of tree `tree`: the level-0 patches of a tree follow one another in
+// Morton order, so tree and linear id number them all in forest order; a tree is 2^q.level
+// patches of the leaf's level long, hence the tree origin's shift.
+template <int Dim>
+Leaf<Dim> leafOf(int tree, const typename P4est<Dim>::Quadrant& q, int rootLevel,
+                 const Vec<int, Dim>& treeOrigin) {
+  using Api = P4est<Dim>;
+  Leaf<Dim> leaf;
+  leaf.tree = (tree << (Dim * rootLevel)) + int(Api::linearId(q, rootLevel));
+  leaf.level = q.level - rootLevel;
+  const auto c = Api::coords(q);
+  for (int a = 0; a < Dim; ++a)
+    leaf.index[a] = (treeOrigin[a] << q.level) + (c[a] >> (Api::kMaxLevel - q.level));
+  return leaf;
 }
 
 template <int Dim>
@@ -77,9 +104,12 @@ struct Forest<Dim>::State {
   using Api = P4est<Dim>;
   typename Api::Connectivity* connectivity = nullptr;
   typename Api::Forest* forest = nullptr;
+  typename Api::Ghost* ghost = nullptr;  // of the current forest
   std::vector<Vec<int, Dim>> treeOrigin; // lower corner of each tree, in trees
 
   ~State() {
+    if (ghost)
+      Api::destroy(ghost);
     if (forest)
       Api::destroy(forest);
     if (connectivity)
@@ -160,22 +190,87 @@ void Forest<Dim>::adapt(std::span<const AdaptFlag> flags, int minLevel, int maxL
 }
 
 template <int Dim>
+std::vector<double> Forest<Dim>::partition(std::span<const int> weights,
+                                           std::span<const double> perLeafValues,
+                                           int valuesPerLeaf) {
+  using Api = P4est<Dim>;
+  if (weights.size() != leaves_.size())
+    throw std::invalid_argument("Forest::partition: " + std::to_string(weights.size()) +
+                                " weights for " + std::to_string(leaves_.size()) + " leaves");
+  if (valuesPerLeaf < 0 || perLeafValues.size() != leaves_.size() * std::size_t(valuesPerLeaf))
+    throw std::invalid_argument("Forest::partition: " + std::to_string(perLeafValues.size()) +
+                                " values for " + std::to_string(leaves_.size()) + " leaves of " +
+                                std::to_string(valuesPerLeaf));
+  auto* forest = state_->forest;
+  std::size_t i = 0;
+  forEachLocalQuadrant<Dim>(forest, [&](int, typename Api::Quadrant* q) {
+    const int weight = weights[i++];
+    if (weight < 1)
+      throw std::invalid_argument("Forest::partition: weight " + std::to_string(weight) +
+                                  " of leaf " + std::to_string(i - 1) + " is not positive");
+    dataOf<Dim>(q).weight = weight;
+  });
+  const std::vector<p4est_gloidx_t> before(forest->global_first_quadrant,
+                                           forest->global_first_quadrant + forest->mpisize + 1);
+  Api::partition(forest, &weightOf<Dim>);
+  const std::size_t width = std::size_t(valuesPerLeaf);
+  std::vector<double> moved(std::size_t(forest->local_num_quadrants) * width);
+  if (width > 0)
+    Api::transfer(forest->global_first_quadrant, before.data(), comm_, kPartitionTransferTag,
+                  moved.data(), perLeafValues.data(), width * sizeof(double));
+  collectLeaves();
+  return moved;
+}
+
+template <int Dim>
+std::vector<double> Forest<Dim>::exchangeGhostValues(std::span<const double> perLeafValues,
+                                                     int valuesPerLeaf) {
+  using Api = P4est<Dim>;
+  if (valuesPerLeaf < 1 || perLeafValues.size() != leaves_.size() * std::size_t(valuesPerLeaf))
+    throw std::invalid_argument(
+        "Forest::exchangeGhostValues: " + std::to_string(perLeafValues.size()) + " values for " +
+        std::to_string(leaves_.size()) + " leaves of " + std::to_string(valuesPerLeaf));
+  auto* ghost = state_->ghost;
+  if (ghost == nullptr) // one rank
+    return {};
+  const std::size_t width = std::size_t(valuesPerLeaf);
+  // p4est reads each mirror's values through a pointer; it writes nothing through them.
+  std::vector<void*> mirrorValues(ghost->mirrors.elem_count);
+  for (std::size_t m = 0; m < mirrorValues.size(); ++m) {
+    const auto* q = static_cast<const typename Api::Quadrant*>(sc_array_index(&ghost->mirrors, m));
+    mirrorValues[m] =
+        const_cast<double*>(perLeafValues.data() + std::size_t(q->p.piggy3.local_num) * width);
+  }
+  std::vector<double> ghostValues(ghosts_.size() * width);
+  Api::exchangeGhosts(state_->forest, ghost, width * sizeof(double), mirrorValues.data(),
+                      ghostValues.data());
+  return ghostValues;
+}
+
+template <int Dim>
 void Forest<Dim>::collectLeaves() {
   using Api = P4est<Dim>;
   leaves_.clear();
   forEachLocalQuadrant<Dim>(state_->forest, [&](int tree, typename Api::Quadrant* q) {
-    Leaf<Dim> leaf;
-    // The level-0 patches of a tree follow one another in Morton order, so this numbers them all
-    // in forest order.
-    leaf.tree = (tree << (Dim * rootLevel_)) + int(Api::linearId(*q, rootLevel_));
-    leaf.level = q->level - rootLevel_;
-    // A tree is 2^q->level patches of the leaf's level long, hence the tree origin's shift.
-    const auto c = Api::coords(*q);
-    for (int a = 0; a < Dim; ++a)
-      leaf.index[a] =
-          (state_->treeOrigin[tree][a] << q->level) + (c[a] >> (Api::kMaxLevel - q->level));
-    leaves_.push_back(leaf);
+    leaves_.push_back(leafOf<Dim>(tree, *q, rootLevel_, state_->treeOrigin[std::size_t(tree)]));
   });
+  if (state_->ghost)
+    Api::destroy(state_->ghost);
+  state_->ghost = nullptr;
+  ghosts_.clear();
+  // One rank has no ghosts; the search for them is not free on a large forest.
+  if (state_->forest->mpisize == 1)
+    return;
+  state_->ghost = Api::ghostLayer(state_->forest);
+  auto* ghost = state_->ghost;
+  for (int rank = 0; rank < ghost->mpisize; ++rank)
+    for (p4est_locidx_t g = ghost->proc_offsets[rank]; g < ghost->proc_offsets[rank + 1]; ++g) {
+      const auto* q = static_cast<const typename Api::Quadrant*>(
+          sc_array_index(&ghost->ghosts, std::size_t(g)));
+      const int tree = int(q->p.piggy3.which_tree);
+      ghosts_.push_back(
+          {leafOf<Dim>(tree, *q, rootLevel_, state_->treeOrigin[std::size_t(tree)]), rank});
+    }
 }
 
 template class Forest<2>;

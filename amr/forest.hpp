@@ -25,6 +25,14 @@ struct Leaf {
   friend bool operator==(const Leaf&, const Leaf&) = default;
 };
 
+// A leaf of another rank that touches one of this rank's leaves across a face, an edge or a
+// corner (periodic sides included): p4est's full ghost layer.
+template <int Dim>
+struct GhostLeaf {
+  Leaf<Dim> leaf;
+  int owner = 0; // its rank
+};
+
 // Neighbour directions of a patch, {-1, 0, 1}^Dim with the zero vector included (3^Dim).
 template <int Dim>
 inline constexpr int kNeighbourDirections = Dim == 2 ? 9 : 27;
@@ -55,11 +63,28 @@ public:
   // restore 2:1 balance across faces, edges and corners. flags has one entry per leaf.
   void adapt(std::span<const AdaptFlag> flags, int minLevel, int maxLevel);
 
+  // Collective: moves leaves between the ranks along the space-filling curve so that the ranks'
+  // sums of weights (one positive weight per local leaf, e.g. a patch's cost) are as equal as
+  // whole families of leaves allow (families stay together so that they can still coarsen).
+  // perLeafValues (valuesPerLeaf per local leaf, leaf-major) travel with their leaves; returns the
+  // values of the new local leaves.
+  std::vector<double> partition(std::span<const int> weights, std::span<const double> perLeafValues,
+                                int valuesPerLeaf);
+
+  // This rank's ghost leaves, ordered by owner rank and within one owner in forest order; kept
+  // current by the constructor, adapt and partition.
+  const std::vector<GhostLeaf<Dim>>& ghostLeaves() const { return ghosts_; }
+
+  // Collective: every rank sends the values of its leaves that are other ranks' ghosts; returns
+  // the values of this rank's ghost leaves (valuesPerLeaf each, in ghostLeaves() order).
+  std::vector<double> exchangeGhostValues(std::span<const double> perLeafValues, int valuesPerLeaf);
+
   // The deepest level a patch may reach in this dimension: p4est's deepest quadrant level less
   // the largest k the constructor may choose.
   static int deepestLevel();
 
 private:
+  // The leaves and the ghost layer of the current forest (collective: the ghost layer is).
   void collectLeaves();
 
   struct State; // the p4est objects, behind a pointer so that p4est's headers stay out of here
@@ -69,6 +94,7 @@ private:
   int rootLevel_; // k: the quadrant level of the level-0 patches
   std::unique_ptr<State> state_;
   std::vector<Leaf<Dim>> leaves_;
+  std::vector<GhostLeaf<Dim>> ghosts_;
 };
 
 } // namespace tessera::amr

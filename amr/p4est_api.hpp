@@ -4,9 +4,13 @@
 // class names them for each dimension.
 #include <cstdint>
 #include <p4est_bits.h>
+#include <p4est_communication.h>
 #include <p4est_extended.h>
+#include <p4est_ghost.h>
 #include <p8est_bits.h>
+#include <p8est_communication.h>
 #include <p8est_extended.h>
+#include <p8est_ghost.h>
 
 #include "engine/small_vector.hpp"
 
@@ -24,6 +28,8 @@ struct P4est<2> {
   using InitFn = p4est_init_t;
   using RefineFn = p4est_refine_t;
   using CoarsenFn = p4est_coarsen_t;
+  using WeightFn = p4est_weight_t;
+  using Ghost = p4est_ghost_t;
   static constexpr int kMaxLevel = P4EST_MAXLEVEL;        // quadrant coordinates are in 2^kMaxLevel
   static constexpr int kMaxRefineLevel = P4EST_QMAXLEVEL; // deepest level a quadrant may reach
   static constexpr int kChildren = P4EST_CHILDREN;
@@ -44,6 +50,18 @@ struct P4est<2> {
   static void balance(Forest* f, InitFn init) {
     p4est_balance_ext(f, P4EST_CONNECT_FULL, init, nullptr);
   }
+  // Families stay on one rank (partition_for_coarsening), so that a later adapt may coarsen them.
+  static void partition(Forest* f, WeightFn weight) { p4est_partition_ext(f, 1, weight); }
+  static void transfer(const p4est_gloidx_t* destFirst, const p4est_gloidx_t* srcFirst,
+                       sc_MPI_Comm comm, int tag, void* dest, const void* src, std::size_t size) {
+    p4est_transfer_fixed(destFirst, srcFirst, comm, tag, dest, src, size);
+  }
+  static Ghost* ghostLayer(Forest* f) { return p4est_ghost_new(f, P4EST_CONNECT_FULL); }
+  static void exchangeGhosts(Forest* f, Ghost* g, std::size_t size, void** mirrorData,
+                             void* ghostData) {
+    p4est_ghost_exchange_custom(f, g, size, mirrorData, ghostData);
+  }
+  static void destroy(Ghost* g) { p4est_ghost_destroy(g); }
   static void destroy(Forest* f) { p4est_destroy(f); }
   static void destroy(Connectivity* c) { p4est_connectivity_destroy(c); }
   static Vec<p4est_qcoord_t, 2> coords(const Quadrant& q) { return {{q.x, q.y}}; }
@@ -62,6 +80,8 @@ struct P4est<3> {
   using InitFn = p8est_init_t;
   using RefineFn = p8est_refine_t;
   using CoarsenFn = p8est_coarsen_t;
+  using WeightFn = p8est_weight_t;
+  using Ghost = p8est_ghost_t;
   static constexpr int kMaxLevel = P8EST_MAXLEVEL;
   static constexpr int kMaxRefineLevel = P8EST_QMAXLEVEL;
   static constexpr int kChildren = P8EST_CHILDREN;
@@ -83,6 +103,17 @@ struct P4est<3> {
   static void balance(Forest* f, InitFn init) {
     p8est_balance_ext(f, P8EST_CONNECT_FULL, init, nullptr);
   }
+  static void partition(Forest* f, WeightFn weight) { p8est_partition_ext(f, 1, weight); }
+  static void transfer(const p4est_gloidx_t* destFirst, const p4est_gloidx_t* srcFirst,
+                       sc_MPI_Comm comm, int tag, void* dest, const void* src, std::size_t size) {
+    p8est_transfer_fixed(destFirst, srcFirst, comm, tag, dest, src, size);
+  }
+  static Ghost* ghostLayer(Forest* f) { return p8est_ghost_new(f, P8EST_CONNECT_FULL); }
+  static void exchangeGhosts(Forest* f, Ghost* g, std::size_t size, void** mirrorData,
+                             void* ghostData) {
+    p8est_ghost_exchange_custom(f, g, size, mirrorData, ghostData);
+  }
+  static void destroy(Ghost* g) { p8est_ghost_destroy(g); }
   static void destroy(Forest* f) { p8est_destroy(f); }
   static void destroy(Connectivity* c) { p8est_connectivity_destroy(c); }
   static Vec<p4est_qcoord_t, 3> coords(const Quadrant& q) { return {{q.x, q.y, q.z}}; }

@@ -9,11 +9,11 @@
 // An owned cell sees all its faces and its neighbours' current states, so its update is the
 // one-rank update up to the order in which its face fluxes add.
 //
-// Host memory only: a device state would be staged through the host for MPI that is not
-// GPU-aware, and that staging is not written yet (the constructor says so).
+// The state lives in the solver's memory space. On the device the exchange packs the halo values
+// there and stages the messages through host memory for MPI, which need not be GPU-aware
+// (engine/unstructured/halo_exchange.hpp).
 #include <cstddef>
 #include <mpi.h>
-#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -35,8 +35,8 @@ public:
                                MemorySpace space = MemorySpace::Host)
       : comm_(comm), local_(partitioned(comm, global)),
         solver_(pde, local_.mesh, withPartitionFaces(std::move(boundary), local_.partitionTag), cfl,
-                hostOnly(space)),
-        halo_(comm, local_.halo, kNumVars) {}
+                space),
+        halo_(comm, local_.halo, kNumVars, solver_.space()) {}
 
   // Sets every local cell (owned and halo) to conservedAt(its centroid): the halo cells start
   // equal to their owners without an exchange.
@@ -89,13 +89,6 @@ private:
   static UnstructuredBoundary withPartitionFaces(UnstructuredBoundary boundary, int partitionTag) {
     boundary.kindOfTag[partitionTag] = FaceKind::Outflow;
     return boundary;
-  }
-
-  static MemorySpace hostOnly(MemorySpace space) {
-    if (space != MemorySpace::Host)
-      throw std::invalid_argument("DistributedUnstructuredEuler: host memory only; staging a "
-                                  "device state through the host for MPI is not written yet");
-    return space;
   }
 
   MPI_Comm comm_;

@@ -5,6 +5,9 @@
 #include <string>
 #include <utility>
 
+#include "engine/unstructured/halo_pack.hpp"
+#include "engine/unstructured/halo_pack_device.hpp"
+
 namespace tessera::unstructured {
 namespace {
 
@@ -20,13 +23,34 @@ void check(int status, const char* call) {
   }
 }
 
+MemorySpace checkedSpace(MemorySpace space) {
+#if !defined(TESSERA_BACKEND_CUDA) && !defined(TESSERA_BACKEND_HIP)
+  if (space == MemorySpace::Device)
+    throw std::logic_error("HaloExchange: device memory space in a host-only build");
+#endif
+  return space;
+}
+
+// The device path's copies of the plan's cell lists and its packed messages; the host path reads
+// the plan and the host buffers and needs none.
+DeviceArray<int> deviceCells(const std::vector<int>& cells, MemorySpace space) {
+  return space == MemorySpace::Device ? toDevice(cells) : DeviceArray<int>();
+}
+DeviceArray<double> deviceBuffer(std::size_t size, MemorySpace space) {
+  return space == MemorySpace::Device ? DeviceArray<double>(size, space) : DeviceArray<double>();
+}
+
 } // namespace
 
-HaloExchange::HaloExchange(MPI_Comm comm, HaloPlan plan, int valuesPerCell)
-    : comm_(comm), plan_(std::move(plan)), width_(valuesPerCell),
+HaloExchange::HaloExchange(MPI_Comm comm, HaloPlan plan, int valuesPerCell, MemorySpace space)
+    : comm_(comm), plan_(std::move(plan)), width_(valuesPerCell), space_(checkedSpace(space)),
       sendBuffer_(plan_.sendCells.indices.size() * std::size_t(valuesPerCell)),
       receiveBuffer_(plan_.receiveCells.indices.size() * std::size_t(valuesPerCell)),
-      requests_(2 * plan_.neighbourRanks.size()) {
+      requests_(2 * plan_.neighbourRanks.size()),
+      deviceSendCells_(deviceCells(plan_.sendCells.indices, space_)),
+      deviceReceiveCells_(deviceCells(plan_.receiveCells.indices, space_)),
+      deviceSendBuffer_(deviceBuffer(sendBuffer_.size(), space_)),
+      deviceReceiveBuffer_(deviceBuffer(receiveBuffer_.size(), space_)) {
   if (valuesPerCell < 1)
     throw std::invalid_argument("HaloExchange: " + std::to_string(valuesPerCell) +
                                 " values per cell");
@@ -37,33 +61,57 @@ HaloExchange::HaloExchange(MPI_Comm comm, HaloPlan plan, int valuesPerCell)
 }
 
 void HaloExchange::exchange(double* values) {
-  const int ranks = int(plan_.neighbourRanks.size());
+#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
+  if (space_ == MemorySpace::Device) {
+    exchangeThroughHost(values);
+    return;
+  }
+#endif
+  postReceives();
+  packHaloValues(values, plan_.sendCells.indices, width_, sendBuffer_.data());
+  sendAndWait();
+  unpackHaloValues(receiveBuffer_.data(), plan_.receiveCells.indices, width_, values);
+}
+
+#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
+// The copy to the host waits for the pack kernel (both on the default stream), and the unpack
+// kernel runs after the copy to the device, before any later work on the default stream.
+void HaloExchange::exchangeThroughHost(double* values) {
+  postReceives();
+  packHaloValuesDevice(values, deviceSendCells_.data(), int(deviceSendCells_.size()), width_,
+                       deviceSendBuffer_.data());
+  copyBytes(sendBuffer_.data(), MemorySpace::Host, deviceSendBuffer_.data(), MemorySpace::Device,
+            deviceSendBuffer_.bytes());
+  sendAndWait();
+  copyBytes(deviceReceiveBuffer_.data(), MemorySpace::Device, receiveBuffer_.data(),
+            MemorySpace::Host, deviceReceiveBuffer_.bytes());
+  unpackHaloValuesDevice(deviceReceiveBuffer_.data(), deviceReceiveCells_.data(),
+                         int(deviceReceiveCells_.size()), width_, values);
+}
+#endif
+
+void HaloExchange::postReceives() {
   const std::size_t width = std::size_t(width_);
-  for (int i = 0; i < ranks; ++i) {
-    const int first = plan_.receiveCells.offsets[std::size_t(i)];
-    const int count = plan_.receiveCells.offsets[std::size_t(i) + 1] - first;
+  for (std::size_t i = 0; i < plan_.neighbourRanks.size(); ++i) {
+    const int first = plan_.receiveCells.offsets[i];
+    const int count = plan_.receiveCells.offsets[i + 1] - first;
     check(MPI_Irecv(receiveBuffer_.data() + std::size_t(first) * width, count * width_, MPI_DOUBLE,
-                    plan_.neighbourRanks[std::size_t(i)], kHaloTag, comm_,
-                    &requests_[std::size_t(i)]),
+                    plan_.neighbourRanks[i], kHaloTag, comm_, &requests_[i]),
           "MPI_Irecv");
   }
-  double* packed = sendBuffer_.data();
-  for (int cell : plan_.sendCells.indices)
-    for (std::size_t v = 0; v < width; ++v)
-      *packed++ = values[std::size_t(cell) * width + v];
-  for (int i = 0; i < ranks; ++i) {
-    const int first = plan_.sendCells.offsets[std::size_t(i)];
-    const int count = plan_.sendCells.offsets[std::size_t(i) + 1] - first;
+}
+
+void HaloExchange::sendAndWait() {
+  const std::size_t ranks = plan_.neighbourRanks.size();
+  const std::size_t width = std::size_t(width_);
+  for (std::size_t i = 0; i < ranks; ++i) {
+    const int first = plan_.sendCells.offsets[i];
+    const int count = plan_.sendCells.offsets[i + 1] - first;
     check(MPI_Isend(sendBuffer_.data() + std::size_t(first) * width, count * width_, MPI_DOUBLE,
-                    plan_.neighbourRanks[std::size_t(i)], kHaloTag, comm_,
-                    &requests_[std::size_t(ranks + i)]),
+                    plan_.neighbourRanks[i], kHaloTag, comm_, &requests_[ranks + i]),
           "MPI_Isend");
   }
   check(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
-  const double* arrived = receiveBuffer_.data();
-  for (int cell : plan_.receiveCells.indices)
-    for (std::size_t v = 0; v < width; ++v)
-      values[std::size_t(cell) * width + v] = *arrived++;
 }
 
 } // namespace tessera::unstructured

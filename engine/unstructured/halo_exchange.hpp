@@ -2,31 +2,55 @@
 // The halo exchange of a partitioned unstructured mesh over MPI
 // (engine/unstructured/partition.hpp): the owned cells' values that the plan names go to the ranks
 // that hold those cells as halo cells, and the halo cells' values are overwritten with what their
-// owners send. Host memory.
+// owners send.
+//
+// The values live in the exchange's memory space. On the host the messages are packed from them
+// and unpacked into them directly. On the device the plan's cell lists live in device memory, the
+// messages are packed and unpacked there (halo_pack_device.hpp), and only the packed messages
+// cross to and from host buffers, which MPI sends and receives: MPI need not be GPU-aware (not
+// every MPI build can take device pointers), and packing on the device moves just the halo values
+// over the host link instead of the whole state.
 #include <mpi.h>
 #include <vector>
 
+#include "engine/device_array.hpp"
+#include "engine/memory.hpp"
 #include "engine/unstructured/partition.hpp"
 
 namespace tessera::unstructured {
 
 class HaloExchange {
 public:
-  // valuesPerCell doubles per cell, cell-major: cell c's values at [c * valuesPerCell, ...).
-  HaloExchange(MPI_Comm comm, HaloPlan plan, int valuesPerCell);
+  // valuesPerCell doubles per cell, cell-major: cell c's values at [c * valuesPerCell, ...), in
+  // `space`. Throws std::logic_error for MemorySpace::Device in a build without a device back end.
+  HaloExchange(MPI_Comm comm, HaloPlan plan, int valuesPerCell,
+               MemorySpace space = MemorySpace::Host);
 
   // Collective over the ranks of the plan. Every rank posts its receives, then its sends, and
   // waits for both; the messages of a pair of ranks carry no indices (the plan orders both ends).
+  // values is a pointer in the exchange's memory space. On the device the unpack may still run
+  // when the call returns, ordered on the default stream before any later work there.
   void exchange(double* values);
 
   const HaloPlan& plan() const { return plan_; }
+  MemorySpace space() const { return space_; }
 
 private:
+  void postReceives();
+  void sendAndWait();
+#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
+  void exchangeThroughHost(double* values);
+#endif
+
   MPI_Comm comm_;
   HaloPlan plan_;
   int width_;
-  std::vector<double> sendBuffer_, receiveBuffer_;
+  MemorySpace space_;
+  std::vector<double> sendBuffer_, receiveBuffer_; // the MPI messages, in host memory
   std::vector<MPI_Request> requests_;
+  // Device space only (empty on the host): the plan's cell lists and the packed messages.
+  DeviceArray<int> deviceSendCells_, deviceReceiveCells_;
+  DeviceArray<double> deviceSendBuffer_, deviceReceiveBuffer_;
 };
 
 } // namespace tessera::unstructured

@@ -1,11 +1,12 @@
 // The distributed unstructured solver against one rank, run by ctest on 1, 2 and 4 ranks (label
-// mpi): Sod's shock tube along x on a shuffled, RCM-renumbered tetrahedral box, 100 steps. Every
-// owned cell must equal the same cell of a one-rank UnstructuredEuler run on the global mesh (each
-// rank computes that run itself) to 1e-13 relative to the variable's largest magnitude: an owned
-// cell sees the same faces and neighbour states as on one rank, and only the order in which its
-// face fluxes add (and so the last bits of dt) may differ. Mass and energy summed over the ranks
-// stay at their initial totals to 1e-14 relative, as on one rank (regression/
-// test_unstructured_sod.cpp): the box's slip walls pass neither.
+// mpi), on the host and (where there is one) on the device: Sod's shock tube along x on a shuffled,
+// RCM-renumbered tetrahedral box, 100 steps. Every owned cell must equal the same cell of a
+// one-rank UnstructuredEuler run on the global mesh (each rank computes that run itself) to 1e-13
+// relative to the variable's largest magnitude: an owned cell sees the same faces and neighbour
+// states as on one rank, and only the order in which its face fluxes add (and so the last bits of
+// dt) may differ. Mass and energy summed over the ranks stay at their initial totals to 1e-14
+// relative, as on one rank (regression/ test_unstructured_sod.cpp): the box's slip walls pass
+// neither.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -13,6 +14,7 @@
 #include <mpi.h>
 #include <vector>
 
+#include "engine/memory.hpp"
 #include "engine/unstructured/box_mesh.hpp"
 #include "engine/unstructured/renumbering.hpp"
 #include "solvers/distributed_unstructured_euler.hpp"
@@ -51,18 +53,25 @@ double maxOverRanks(double value) {
   return largest;
 }
 
-TEST(DistributedUnstructuredEuler, SodEqualsTheOneRankRunAndConserves) {
+// Both runs in one memory space: the host, and the device where there is one (its halo staged
+// through the host).
+class DistributedUnstructuredEuler : public ::testing::TestWithParam<MemorySpace> {};
+
+TEST_P(DistributedUnstructuredEuler, SodEqualsTheOneRankRunAndConserves) {
+  const MemorySpace space = GetParam();
+  if (space == MemorySpace::Device && !deviceAvailable())
+    GTEST_SKIP() << "no device";
   const unstructured::Mesh mesh = sodTube();
   const Euler<3> pde;
   RiemannProblem<3> ic; // Sod: (1, 0, 1) left and (0.125, 0, 0.1) right of x = 0.5
   ic.pde = pde;
 
-  UnstructuredEuler one(pde, mesh, slipWalls(), kCfl);
+  UnstructuredEuler one(pde, mesh, slipWalls(), kCfl, space);
   one.initialise(ic);
   for (int s = 0; s < kSteps; ++s)
     one.advance(one.stableDt());
 
-  DistributedUnstructuredEuler many(MPI_COMM_WORLD, pde, mesh, slipWalls(), kCfl);
+  tessera::DistributedUnstructuredEuler many(MPI_COMM_WORLD, pde, mesh, slipWalls(), kCfl, space);
   many.initialise(ic);
   const Euler<3>::State before = many.conservedTotals();
   for (int s = 0; s < kSteps; ++s)
@@ -92,6 +101,13 @@ TEST(DistributedUnstructuredEuler, SodEqualsTheOneRankRunAndConserves) {
   for (int v : {0, 4})
     EXPECT_LE(std::fabs(after[v] - before[v]), 1e-14 * std::fabs(before[v])) << "variable " << v;
 }
+
+std::string spaceName(const ::testing::TestParamInfo<MemorySpace>& param) {
+  return param.param == MemorySpace::Host ? "Host" : "Device";
+}
+
+INSTANTIATE_TEST_SUITE_P(Spaces, DistributedUnstructuredEuler,
+                         ::testing::Values(MemorySpace::Host, MemorySpace::Device), spaceName);
 
 } // namespace
 } // namespace tessera
