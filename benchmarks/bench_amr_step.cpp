@@ -8,6 +8,7 @@
 #include <benchmark/benchmark.h>
 #include <mpi.h>
 
+#include "engine/device_selection.hpp"
 #include "solvers/amr_solver.hpp"
 #include "solvers/initial_conditions.hpp"
 
@@ -135,6 +136,7 @@ BENCHMARK(BM_SedovUniform<3>)->Apply(device3D);
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
+  tessera::selectDeviceByNodeRank(MPI_COMM_WORLD);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

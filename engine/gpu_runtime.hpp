@@ -13,6 +13,7 @@ inline constexpr gpuError_t gpuSuccess = cudaSuccess;
 #define gpuMemcpyDefault cudaMemcpyDefault
 #define gpuDeviceSynchronize cudaDeviceSynchronize
 #define gpuGetDeviceCount cudaGetDeviceCount
+#define gpuSetDevice cudaSetDevice
 #define gpuFuncSetAttribute cudaFuncSetAttribute
 #define gpuFuncAttributeMaxDynamicSharedMemorySize cudaFuncAttributeMaxDynamicSharedMemorySize
 #define gpuMallocAsync cudaMallocAsync
@@ -34,6 +35,7 @@ inline constexpr gpuError_t gpuSuccess = hipSuccess;
 #define gpuMemcpyDefault hipMemcpyDefault
 #define gpuDeviceSynchronize hipDeviceSynchronize
 #define gpuGetDeviceCount hipGetDeviceCount
+#define gpuSetDevice hipSetDevice
 #define gpuFuncSetAttribute hipFuncSetAttribute
 #define gpuFuncAttributeMaxDynamicSharedMemorySize hipFuncAttributeMaxDynamicSharedMemorySize
 #define gpuMallocAsync hipMallocAsync

@@ -4,6 +4,7 @@
 #include <exception>
 #include <mpi.h>
 
+#include "engine/device_selection.hpp"
 #include "engine/gpu_check.hpp"
 #include "io/config.hpp"
 #include "solvers/time_step.hpp"
@@ -41,6 +42,11 @@ int main(int argc, char** argv) {
   }
 
   try {
+    // Before anything allocates on a device: one GPU per rank on each node.
+    const DeviceSelection gpu = selectDeviceByNodeRank(MPI_COMM_WORLD);
+    if (gpu.devices > 0 && gpu.nodeRanks > gpu.devices && gpu.nodeRank == 0)
+      std::fprintf(stderr, "tessera: %d ranks share the %d GPUs of this node\n", gpu.nodeRanks,
+                   gpu.devices);
     cli::runCase(request);
     return 0;
   } catch (const io::ConfigError& e) {
