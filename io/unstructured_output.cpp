@@ -49,7 +49,18 @@ constexpr const char* kCellIdName = "cell_id";
 constexpr const char* kRankName = "rank";
 
 // Rejects inconsistent input before any file is touched, so a bad call leaves the output as it was.
-void checkInput(const Mesh& mesh, const std::vector<CellField>& fields) {
+void checkInput(const Mesh& mesh, int numCells, const std::vector<CellField>& fields,
+                const PieceCells& piece) {
+  if (numCells < 0 || numCells > mesh.numCells() ||
+      (!piece.ids.empty() && piece.ids.size() != std::size_t(numCells))) {
+    std::string message = "UnstructuredSeriesWriter: a piece of ";
+    message += std::to_string(numCells);
+    message += " cells with ";
+    message += std::to_string(piece.ids.size());
+    message += " ids, of a mesh of ";
+    message += std::to_string(mesh.numCells());
+    throw std::invalid_argument(message);
+  }
   std::unordered_set<std::string> names{kCellIdName, kRankName};
   for (const CellField& field : fields) {
     // vtkCellData::AddArray silently replaces an array of the same name, so reject duplicates.
@@ -59,7 +70,7 @@ void checkInput(const Mesh& mesh, const std::vector<CellField>& fields) {
       message += "' is empty, repeated or reserved (cell_id, rank)";
       throw std::invalid_argument(message);
     }
-    const std::size_t expected = std::size_t(field.components) * std::size_t(mesh.numCells());
+    const std::size_t expected = std::size_t(field.components) * std::size_t(numCells);
     if ((field.components != 1 && field.components != 3) || field.values.size() != expected) {
       std::string message = "CellField '";
       message += field.name;
@@ -68,7 +79,7 @@ void checkInput(const Mesh& mesh, const std::vector<CellField>& fields) {
       message += " values of ";
       message += std::to_string(field.components);
       message += " components, expected 1 or 3 components per cell of ";
-      message += std::to_string(mesh.numCells());
+      message += std::to_string(numCells);
       throw std::invalid_argument(message);
     }
   }
@@ -122,9 +133,11 @@ VtkShape vtkShape(CellShape shape) {
   }
 }
 
-vtkSmartPointer<vtkUnstructuredGrid> buildGrid(const Mesh& mesh,
+// The piece's cells on all the mesh's nodes (a distributed run's halo-only nodes stay unused).
+vtkSmartPointer<vtkUnstructuredGrid> buildGrid(const Mesh& mesh, int pieceCells,
+                                               std::span<const int> ids,
                                                const std::vector<CellField>& fields, int rank) {
-  const vtkIdType numCells = mesh.numCells();
+  const vtkIdType numCells = pieceCells;
   vtkNew<vtkDoubleArray> coords;
   coords->SetNumberOfComponents(3);
   coords->SetNumberOfTuples(mesh.numNodes());
@@ -137,10 +150,10 @@ vtkSmartPointer<vtkUnstructuredGrid> buildGrid(const Mesh& mesh,
   vtkNew<vtkIdTypeArray> offsets, connectivity;
   vtkNew<vtkUnsignedCharArray> types;
   offsets->SetNumberOfValues(numCells + 1);
-  connectivity->SetNumberOfValues(vtkIdType(mesh.cellNodes.indices.size()));
+  connectivity->SetNumberOfValues(vtkIdType(mesh.cellNodes.offsets[std::size_t(pieceCells)]));
   types->SetNumberOfValues(numCells);
   vtkIdType next = 0;
-  for (int c = 0; c < mesh.numCells(); ++c) {
+  for (int c = 0; c < pieceCells; ++c) {
     const VtkShape shape = vtkShape(mesh.cellShapes[std::size_t(c)]);
     const auto& order = gmshOriented(mesh, c) ? shape.gmshOrder : shape.mirrorOrder;
     const auto nodes = mesh.cellNodes.row(c);
@@ -171,8 +184,8 @@ vtkSmartPointer<vtkUnstructuredGrid> buildGrid(const Mesh& mesh,
   rankOf->SetName(kRankName);
   cellId->SetNumberOfValues(numCells);
   rankOf->SetNumberOfValues(numCells);
-  for (int c = 0; c < mesh.numCells(); ++c) {
-    cellId->SetValue(c, c);
+  for (int c = 0; c < pieceCells; ++c) {
+    cellId->SetValue(c, ids.empty() ? c : ids[std::size_t(c)]);
     rankOf->SetValue(c, rank);
   }
   cellData->AddArray(cellId);
@@ -190,9 +203,10 @@ UnstructuredSeriesWriter::UnstructuredSeriesWriter(fs::path directory, std::stri
 }
 
 fs::path UnstructuredSeriesWriter::write(int step, double time, const Mesh& mesh,
-                                         const std::vector<CellField>& fields) {
-  checkInput(mesh, fields);
-  const auto grid = buildGrid(mesh, fields, rank_);
+                                         const std::vector<CellField>& fields, PieceCells piece) {
+  const int numCells = piece.count < 0 ? mesh.numCells() : piece.count;
+  checkInput(mesh, numCells, fields, piece);
+  const auto grid = buildGrid(mesh, numCells, piece.ids, fields, rank_);
   return detail::writeSeriesStep(directory_, baseName_, rank_, numRanks_, step, time, grid,
                                  written_);
 }

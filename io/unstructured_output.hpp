@@ -32,6 +32,14 @@ struct CellField {
 // density, velocity (3 components) and pressure of conserved Euler states ([cell][5]).
 std::vector<CellField> eulerCellFields(const Euler<3>& pde, std::span<const double> conserved);
 
+// The cells a rank's piece holds: the mesh's first `count` cells (-1: all of them; a distributed
+// run's owned cells come first), their cell_id from `ids` where given (a distributed run's global
+// indices) or else their own index.
+struct PieceCells {
+  int count = -1;
+  std::span<const int> ids;
+};
+
 class UnstructuredSeriesWriter {
 public:
   // Throws std::invalid_argument unless 0 <= rank < numRanks and baseName is a plain file name.
@@ -40,11 +48,12 @@ public:
 
   // Writes this rank's cells of one output step and, on rank 0, the .pvtu and the .pvd with every
   // step this writer has written (a step written again replaces its entry). Returns the .pvtu's
-  // path. Throws std::invalid_argument for a field of the wrong size, a component count other
-  // than 1 or 3 or a repeated or reserved name (before any file is touched), std::runtime_error
-  // (or std::filesystem::filesystem_error) naming the file when writing fails.
+  // path. Throws std::invalid_argument for a field of the wrong size (one value or vector per
+  // piece cell), a component count other than 1 or 3, a repeated or reserved name, or a piece
+  // larger than the mesh or with ids of another count (before any file is touched);
+  // std::runtime_error (or std::filesystem::filesystem_error) naming the file when writing fails.
   std::filesystem::path write(int step, double time, const unstructured::Mesh& mesh,
-                              const std::vector<CellField>& fields);
+                              const std::vector<CellField>& fields, PieceCells piece = {});
 
   std::filesystem::path seriesPath() const;
 

@@ -33,7 +33,7 @@ public:
   DistributedUnstructuredEuler(MPI_Comm comm, Euler<3> pde, const unstructured::Mesh& global,
                                UnstructuredBoundary boundary, double cfl,
                                MemorySpace space = MemorySpace::Host)
-      : comm_(comm), local_(partitioned(comm, global)),
+      : comm_(comm), numGlobalCells_(global.numCells()), local_(partitioned(comm, global)),
         solver_(pde, local_.mesh, withPartitionFaces(std::move(boundary), local_.partitionTag), cfl,
                 space),
         halo_(comm, local_.halo, kNumVars, solver_.space()) {}
@@ -58,6 +58,25 @@ public:
     halo_.exchange(solver_.stateData());
   }
 
+  // Collective: advances to exactly `time` (an output or end time), then the halo exchange.
+  void advanceTo(double time) {
+    solver_.advanceTo(time);
+    halo_.exchange(solver_.stateData());
+  }
+
+  // Collective: one global stable step, shortened to end exactly on `target` where it would reach
+  // it (within `slack`); returns the step taken. Every rank takes the same step.
+  double stepToward(double target, double slack = 0.0) {
+    const double dt = stableDt();
+    if (solver_.time() + dt < target - slack) {
+      advance(dt);
+      return dt;
+    }
+    const double last = target - solver_.time();
+    advanceTo(target);
+    return last;
+  }
+
   // Collective: the owned cells' volume-weighted totals (compensated on each rank) summed over
   // the ranks.
   State conservedTotals() const {
@@ -74,7 +93,10 @@ public:
   }
 
   const unstructured::LocalMesh& localMesh() const { return local_; }
+  // The rank's local solver (owned and halo cells): for tuning its scatters and for output.
+  UnstructuredEuler& solver() { return solver_; }
   const UnstructuredEuler& solver() const { return solver_; }
+  int numGlobalCells() const { return numGlobalCells_; }
   double time() const { return solver_.time(); }
   long long step() const { return solver_.step(); }
 
@@ -92,6 +114,7 @@ private:
   }
 
   MPI_Comm comm_;
+  int numGlobalCells_;
   unstructured::LocalMesh local_;
   UnstructuredEuler solver_;
   unstructured::HaloExchange halo_;

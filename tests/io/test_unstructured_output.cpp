@@ -228,5 +228,39 @@ TEST_F(UnstructuredOutput, BadFieldsThrowBeforeWriting) {
   EXPECT_THROW(UnstructuredSeriesWriter(dir_, "flow", 1, 1), std::invalid_argument);
 }
 
+// A distributed run writes its owned cells (the mesh's first ones) with their global ids.
+TEST_F(UnstructuredOutput, APieceHoldsTheFirstCellsWithTheGivenIds) {
+  const Mesh mesh = mixedMesh();
+  const int count = mesh.numCells() / 2;
+  std::vector<int> ids(static_cast<std::size_t>(count));
+  for (int c = 0; c < count; ++c)
+    ids[std::size_t(c)] = 1000 + 3 * c;
+  std::vector<CellField> fields = fieldsFor(mesh, 0.5);
+  for (CellField& field : fields)
+    field.values.resize(std::size_t(count) * std::size_t(field.components));
+  UnstructuredSeriesWriter writer(dir_, "piece", 0, 1);
+  writer.write(3, 0.5, mesh, fields, {count, ids});
+
+  const auto grid = readVtu(dir_ / "piece_000003" / "rank_0.vtu");
+  ASSERT_EQ(grid->GetNumberOfCells(), count);
+  EXPECT_EQ(grid->GetNumberOfPoints(), mesh.numNodes());
+  auto* cellId = vtkIntArray::SafeDownCast(grid->GetCellData()->GetArray("cell_id"));
+  auto* density = vtkDoubleArray::SafeDownCast(grid->GetCellData()->GetArray("density"));
+  ASSERT_NE(cellId, nullptr);
+  ASSERT_NE(density, nullptr);
+  for (int c = 0; c < count; ++c) {
+    EXPECT_EQ(cellId->GetValue(c), ids[std::size_t(c)]);
+    EXPECT_EQ(density->GetValue(c), fields[0].values[std::size_t(c)]);
+    const double volume = mesh.cellVolume[std::size_t(c)];
+    EXPECT_NEAR(volumeByVtkFaces(grid->GetCell(c)), volume, 1e-12 * volume) << "cell " << c;
+  }
+
+  const std::vector<int> tooFew(ids.begin(), ids.end() - 1);
+  EXPECT_THROW(writer.write(4, 0.6, mesh, fields, {count, tooFew}), std::invalid_argument);
+  EXPECT_THROW(writer.write(4, 0.6, mesh, fields, {mesh.numCells() + 1, {}}),
+               std::invalid_argument);
+  EXPECT_FALSE(fs::exists(dir_ / "piece_000004"));
+}
+
 } // namespace
 } // namespace tessera::io

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <vector>
 
 #include "engine/backend.hpp"
 #include "engine/memory.hpp"
@@ -38,10 +39,11 @@ protected:
     return file;
   }
 
-  Result run(const std::string& args) {
+  // tessera with args in the test's folder; launcher (e.g. mpiexec and its options) goes before.
+  Result run(const std::string& args, const std::string& launcher = "") {
     const fs::path log = dir_ / "stdout.txt";
-    const std::string command = "cd '" + dir_.string() + "' && '" TESSERA_EXECUTABLE "' " + args +
-                                " > '" + log.string() + "' 2>&1";
+    const std::string command = "cd '" + dir_.string() + "' && " + launcher + " '" +
+                                TESSERA_EXECUTABLE "' " + args + " > '" + log.string() + "' 2>&1";
     const int status = std::system(command.c_str());
     std::stringstream text;
     text << std::ifstream(log).rdbuf();
@@ -333,6 +335,50 @@ TEST_F(TesseraCli, BumpHigherThanTheChannel) {
 TEST_F(TesseraCli, UnstructuredUnknownStrategy) {
   expectError(unstructuredCase(), "--set unstructured.wave_speed_strategy=fastest", 7,
               {"unstructured.wave_speed_strategy", "\"fastest\"", "\"global_atomic\""});
+}
+
+// The dt of every step a run's log.jsonl records, in order.
+std::vector<double> stepSizes(const fs::path& logFile) {
+  std::vector<double> dts;
+  std::ifstream in(logFile);
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t at = line.find("\"dt\":");
+    if (line.find("\"event\":\"step\"") != std::string::npos && at != std::string::npos)
+      dts.push_back(std::stod(line.substr(at + 5)));
+  }
+  return dts;
+}
+
+// tessera on two MPI ranks (mpiexec, oversubscribed): the unstructured case takes the one-rank
+// run's steps, each dt within 1e-12 relative (the ranks add a cell's face fluxes in another
+// order), and every output's .pvtu names a piece per rank.
+TEST_F(TesseraCli, UnstructuredCaseOnTwoRanksTakesTheOneRankSteps) {
+  const std::string caseFile = writeCase(unstructuredCase()).string();
+  const Result one = run("run " + caseFile + " --set 'output.directory=\"one\"'");
+  ASSERT_EQ(one.exitCode, 0) << one.output;
+  const Result two = run("run " + caseFile + " --set 'output.directory=\"two\"'",
+                         "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+                         "OMP_NUM_THREADS=1 '" TESSERA_MPIEXEC "' -n 2 --oversubscribe");
+  ASSERT_EQ(two.exitCode, 0) << two.output;
+  const std::vector<double> dtOne = stepSizes(dir_ / "one" / "log.jsonl");
+  const std::vector<double> dtTwo = stepSizes(dir_ / "two" / "log.jsonl");
+  ASSERT_FALSE(dtOne.empty());
+  ASSERT_EQ(dtTwo.size(), dtOne.size());
+  for (std::size_t i = 0; i < dtOne.size(); ++i)
+    EXPECT_NEAR(dtTwo[i], dtOne[i], 1e-12 * dtOne[i]) << "step " << i + 1;
+  int outputs = 0;
+  for (const auto& entry : fs::directory_iterator(dir_ / "two"))
+    if (entry.path().extension() == ".pvtu") {
+      std::stringstream text;
+      text << std::ifstream(entry.path()).rdbuf();
+      std::size_t pieces = 0;
+      for (std::size_t at = text.str().find("<Piece"); at != std::string::npos;
+           at = text.str().find("<Piece", at + 1))
+        ++pieces;
+      EXPECT_EQ(pieces, 2u) << entry.path();
+      ++outputs;
+    }
+  EXPECT_GT(outputs, 0);
 }
 
 } // namespace

@@ -21,6 +21,11 @@ struct MpiSession {
 int main(int argc, char** argv) {
   using namespace tessera;
   const MpiSession mpi(argc, argv);
+  // Rank 0 speaks for a run on several ranks; every rank's errors still reach stderr.
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0 && std::freopen("/dev/null", "w", stdout) == nullptr)
+    std::fprintf(stderr, "tessera: rank %d: cannot silence its standard output\n", rank);
   CLI::App app{"Tessera: adaptive patch-based finite volumes"};
   app.set_version_flag("--version", "tessera 0.1.0");
   app.require_subcommand(1);

@@ -1,7 +1,9 @@
 #include "tools/tessera/run_unstructured_case.hpp"
 
 #include <cstdio>
+#include <mpi.h>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 
@@ -10,6 +12,7 @@
 #include "engine/memory.hpp"
 #include "engine/timer.hpp"
 #include "io/run_log.hpp"
+#include "solvers/distributed_unstructured_euler.hpp"
 #include "solvers/unstructured_euler.hpp"
 #include "solvers/unstructured_implicit.hpp"
 #include "tools/tessera/run_settings.hpp"
@@ -42,6 +45,177 @@ int solveSteady(UnstructuredEuler& solver, const linalg::BlockPattern& pattern,
   return last.iteration;
 }
 
+// The solver whose scatters are tuned and whose mesh is written: the rank's own.
+UnstructuredEuler& localSolver(UnstructuredEuler& solver) {
+  return solver;
+}
+UnstructuredEuler& localSolver(DistributedUnstructuredEuler& solver) {
+  return solver.solver();
+}
+
+// What a rank writes: all cells on one rank, the owned cells with their global ids on several.
+#if TESSERA_HAS_VTK
+std::filesystem::path writeCells(io::UnstructuredSeriesWriter& writer, long long step, double time,
+                                 const UnstructuredEuler& solver) {
+  return writer.write(int(step), time, solver.mesh(),
+                      io::eulerCellFields(solver.pde(), solver.hostState()));
+}
+std::filesystem::path writeCells(io::UnstructuredSeriesWriter& writer, long long step, double time,
+                                 const DistributedUnstructuredEuler& solver) {
+  const unstructured::LocalMesh& local = solver.localMesh();
+  return writer.write(
+      int(step), time, local.mesh, io::eulerCellFields(solver.solver().pde(), solver.ownedState()),
+      {local.numOwned, std::span(local.globalCell).first(std::size_t(local.numOwned))});
+}
+#endif
+
+int globalCells(const UnstructuredEuler& solver) {
+  return solver.numCells();
+}
+int globalCells(const DistributedUnstructuredEuler& solver) {
+  return solver.numGlobalCells();
+}
+
+// The face scatters' strategies a case forces (nullopt: tune).
+struct Strategies {
+  std::optional<atomics::Strategy> residual, waveSpeed;
+};
+
+// Tunes (or sets) both face scatters of the rank's solver, printing and returning the choices.
+std::vector<std::pair<EulerScatter, atomics::TunerChoice>>
+chooseStrategies(UnstructuredEuler& solver, const Strategies& forced, bool print) {
+  std::vector<std::pair<EulerScatter, atomics::TunerChoice>> chosen;
+  for (const auto& [scatter, strategy] : {std::pair{EulerScatter::Residual, forced.residual},
+                                          std::pair{EulerScatter::WaveSpeed, forced.waveSpeed}}) {
+    atomics::TunerChoice choice{strategy.value_or(atomics::Strategy::GlobalAtomic), true, {}};
+    if (strategy)
+      solver.setStrategy(scatter, *strategy);
+    else
+      choice = solver.tuneStrategy(scatter, atomics::kAllStrategies);
+    if (print)
+      std::printf("tessera: atomic strategy of the %s scatter: %s\n",
+                  std::string(eulerScatterName(scatter)).c_str(),
+                  atomics::describe(choice).c_str());
+    chosen.emplace_back(scatter, choice);
+  }
+  return chosen;
+}
+
+// Explicit time stepping to the end time on one rank (UnstructuredEuler) or several
+// (DistributedUnstructuredEuler: every rank takes the same steps and writes its owned cells; rank
+// 0 prints, logs and writes the .pvtu and .pvd).
+template <class Solver>
+void runExplicit(Solver& solver, double cfl, int faces, const Config& cfg,
+                 const RunRequest& request, const RunSettings& run, const ConservedAt& initial,
+                 const Strategies& forced) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const bool lead = rank == 0;
+  solver.initialise(initial);
+  // The tuner times each face scatter on this mesh and state with every strategy, unless the case
+  // forces one.
+  const auto strategies = chooseStrategies(localSolver(solver), forced, lead);
+
+  if (lead)
+    prepareOutputFolder(cfg, run);
+  MPI_Barrier(MPI_COMM_WORLD); // the folder exists before any rank writes into it
+  std::optional<io::RunLog> log;
+  if (lead) {
+    log.emplace(run.directory / "log.jsonl", run.endTime, request.quiet ? 0 : run.progressEvery);
+    for (const auto& [scatter, choice] : strategies)
+      log->atomicStrategy(eulerScatterName(scatter), choice);
+  }
+#if TESSERA_HAS_VTK
+  io::UnstructuredSeriesWriter writer(run.directory, run.name, rank, ranks);
+  const auto writeOutput = [&] {
+    if (!run.writeOutput)
+      return;
+    const auto file = writeCells(writer, solver.step(), solver.time(), solver);
+    if (log)
+      log->output(solver.step(), solver.time(), file);
+  };
+#else
+  if (run.writeOutput && lead)
+    std::printf("note: this build has no VTK output (TESSERA_ENABLE_VTK=OFF); writing none\n");
+  const auto writeOutput = [] {};
+#endif
+
+  if (lead)
+    std::printf("tessera: %s, unstructured, %d cells, %d faces, %d rank%s, CFL %.3g, to t = %g\n",
+                request.caseFile.string().c_str(), globalCells(solver), faces, ranks,
+                ranks == 1 ? "" : "s", cfl, run.endTime);
+  writeOutput();
+  OutputSchedule schedule(run);
+  double steppingSeconds = 0.0;
+  while (schedule.running(solver.time(), solver.step())) {
+    Stopwatch watch;
+    const double dt = solver.stepToward(schedule.next(), schedule.slack());
+    synchronizeDevice(); // the step's time includes its device work
+    const double seconds = watch.seconds();
+    steppingSeconds += seconds;
+    const bool reachesOutput = schedule.reached(solver.time());
+    if (log)
+      log->step({solver.step(), solver.time(), dt, 0, globalCells(solver), 1, seconds});
+    if (reachesOutput)
+      writeOutput();
+  }
+  writeOutput();
+  if (log)
+    log->finish(solver.step(), solver.time(), {0.0, steppingSeconds, 0.0, 0.0});
+  if (lead && schedule.beforeEnd(solver.time()))
+    std::printf("stopped at time.max_steps = %lld before time.end_time\n", run.maxSteps);
+}
+
+// Backward-Euler pseudo-time steps to the steady state, on one rank.
+void runImplicit(const Config& cfg, const RunRequest& request, const RunSettings& run,
+                 const ImplicitCase& implicit, const Euler<3>& pde, unstructured::Mesh mesh,
+                 const UnstructuredBoundary& boundary, const ConservedAt& initial,
+                 MemorySpace space, const Strategies& forced) {
+  // The implicit solver's block rows are the cells, numbered color by color. Its pseudo-time
+  // steps have CFL numbers of their own; the explicit step's CFL (0.9) goes unused.
+  ColorContiguousMesh colored = colorContiguousMesh(mesh);
+  UnstructuredEuler solver(pde, std::move(colored.mesh), boundary, 0.9, space);
+  solver.initialise(initial);
+  const auto strategies = chooseStrategies(solver, forced, true);
+  prepareOutputFolder(cfg, run);
+  io::RunLog log(run.directory / "log.jsonl", run.endTime, request.quiet ? 0 : run.progressEvery);
+  for (const auto& [scatter, choice] : strategies)
+    log.atomicStrategy(eulerScatterName(scatter), choice);
+#if TESSERA_HAS_VTK
+  io::UnstructuredSeriesWriter writer(run.directory, run.name, 0, 1);
+  // A steady run numbers its outputs by iteration, which also stands in for their time.
+  const auto writeOutputAt = [&](long long iteration) {
+    if (!run.writeOutput)
+      return;
+    log.output(iteration, double(iteration),
+               writeCells(writer, iteration, double(iteration), solver));
+  };
+#else
+  if (run.writeOutput)
+    std::printf("note: this build has no VTK output (TESSERA_ENABLE_VTK=OFF); writing none\n");
+  const auto writeOutputAt = [](long long) {};
+#endif
+  ImplicitSettings settings = implicit.settings;
+  // The diagonal blocks' scatter (25 values per face) takes the residual's strategy (5 values,
+  // the same faces in the same order) rather than a tuning of its own.
+  settings.jacobianStrategy = solver.strategy(EulerScatter::Residual);
+  std::printf("tessera: %s, unstructured, %d cells, %d faces, implicit (%s, %d sweeps, %d "
+              "colors), residual drop %.3g\n",
+              request.caseFile.string().c_str(), solver.numCells(), solver.mesh().numFaces(),
+              implicit.mixedPrecision ? "mixed precision" : "fp64", settings.sweeps,
+              colored.pattern.numColors(), settings.residualDrop);
+  writeOutputAt(0);
+  const int iterations =
+      implicit.mixedPrecision
+          ? solveSteady<linalg::MixedPrecision>(solver, colored.pattern, settings, request.quiet)
+          : solveSteady<linalg::DoublePrecision>(solver, colored.pattern, settings, request.quiet);
+  writeOutputAt(iterations);
+  if (iterations >= settings.maxIterations)
+    std::printf("stopped at implicit.max_iterations = %d before implicit.residual_drop\n",
+                settings.maxIterations);
+}
+
 } // namespace
 
 void runUnstructuredCase(Config& cfg, const RunRequest& request) {
@@ -63,95 +237,26 @@ void runUnstructuredCase(Config& cfg, const RunRequest& request) {
   const RunSettings run = readRunSettings(cfg, request, !implicit);
   const MemorySpace space = readBackend(cfg);
   cfg.rejectUnreadKeys(); // every key has been read: anything left is a mistake
-
-  // The implicit solver's block rows are the cells, numbered color by color.
-  std::optional<linalg::BlockPattern> pattern;
+  int ranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  if (implicit && ranks > 1)
+    throw io::ConfigError(ConfigErrorKind::Unavailable,
+                          "implicit.enabled = true runs on one MPI rank for now; this run has " +
+                              std::to_string(ranks));
+  const Strategies strategies{forcedResidual, forcedWaveSpeed};
   if (implicit) {
-    ColorContiguousMesh colored = colorContiguousMesh(mesh);
-    mesh = std::move(colored.mesh);
-    pattern = std::move(colored.pattern);
-  }
-  UnstructuredEuler solver(pde, std::move(mesh), boundary, cfl, space);
-  solver.initialise(initial);
-  // The tuner times each face scatter on this mesh and state with every strategy, unless the case
-  // forces one.
-  std::vector<std::pair<EulerScatter, atomics::TunerChoice>> strategies;
-  for (const auto& [scatter, forced] : {std::pair{EulerScatter::Residual, forcedResidual},
-                                        std::pair{EulerScatter::WaveSpeed, forcedWaveSpeed}}) {
-    atomics::TunerChoice choice{forced.value_or(atomics::Strategy::GlobalAtomic), true, {}};
-    if (forced)
-      solver.setStrategy(scatter, *forced);
-    else
-      choice = solver.tuneStrategy(scatter, atomics::kAllStrategies);
-    std::printf("tessera: atomic strategy of the %s scatter: %s\n",
-                std::string(eulerScatterName(scatter)).c_str(), atomics::describe(choice).c_str());
-    strategies.emplace_back(scatter, choice);
-  }
-
-  prepareOutputFolder(cfg, run);
-  io::RunLog log(run.directory / "log.jsonl", run.endTime, request.quiet ? 0 : run.progressEvery);
-  for (const auto& [scatter, choice] : strategies)
-    log.atomicStrategy(eulerScatterName(scatter), choice);
-
-#if TESSERA_HAS_VTK
-  io::UnstructuredSeriesWriter writer(run.directory, run.name, 0, 1);
-  // A steady run numbers its outputs by iteration, which also stands in for their time.
-  const auto writeOutputAt = [&](long long step, double time) {
-    if (!run.writeOutput)
-      return;
-    const auto file = writer.write(int(step), time, solver.mesh(),
-                                   io::eulerCellFields(solver.pde(), solver.hostState()));
-    log.output(step, time, file);
-  };
-#else
-  if (run.writeOutput)
-    std::printf("note: this build has no VTK output (TESSERA_ENABLE_VTK=OFF); writing none\n");
-  const auto writeOutputAt = [](long long, double) {};
-#endif
-  const auto writeOutput = [&] { writeOutputAt(solver.step(), solver.time()); };
-
-  if (implicit) {
-    ImplicitSettings settings = implicit->settings;
-    // The diagonal blocks' scatter (25 values per face) takes the residual's strategy (5 values,
-    // the same faces in the same order) rather than a tuning of its own.
-    settings.jacobianStrategy = solver.strategy(EulerScatter::Residual);
-    std::printf("tessera: %s, unstructured, %d cells, %d faces, implicit (%s, %d sweeps, %d "
-                "colors), residual drop %.3g\n",
-                request.caseFile.string().c_str(), solver.numCells(), solver.mesh().numFaces(),
-                implicit->mixedPrecision ? "mixed precision" : "fp64", settings.sweeps,
-                pattern->numColors(), settings.residualDrop);
-    writeOutputAt(0, 0.0);
-    const int iterations =
-        implicit->mixedPrecision
-            ? solveSteady<linalg::MixedPrecision>(solver, *pattern, settings, request.quiet)
-            : solveSteady<linalg::DoublePrecision>(solver, *pattern, settings, request.quiet);
-    writeOutputAt(iterations, double(iterations));
-    if (iterations >= settings.maxIterations)
-      std::printf("stopped at implicit.max_iterations = %d before implicit.residual_drop\n",
-                  settings.maxIterations);
+    runImplicit(cfg, request, run, *implicit, pde, std::move(mesh), boundary, initial, space,
+                strategies);
     return;
   }
-  std::printf("tessera: %s, unstructured, %d cells, %d faces, CFL %.3g, to t = %g\n",
-              request.caseFile.string().c_str(), solver.numCells(), solver.mesh().numFaces(), cfl,
-              run.endTime);
-  writeOutput();
-  OutputSchedule schedule(run);
-  double steppingSeconds = 0.0;
-  while (schedule.running(solver.time(), solver.step())) {
-    Stopwatch watch;
-    const double dt = solver.stepToward(schedule.next(), schedule.slack());
-    synchronizeDevice(); // the step's time includes its device work
-    const double seconds = watch.seconds();
-    steppingSeconds += seconds;
-    const bool reachesOutput = schedule.reached(solver.time());
-    log.step({solver.step(), solver.time(), dt, 0, solver.numCells(), 1, seconds});
-    if (reachesOutput)
-      writeOutput();
+  const int faces = mesh.numFaces();
+  if (ranks == 1) {
+    UnstructuredEuler solver(pde, std::move(mesh), boundary, cfl, space);
+    runExplicit(solver, cfl, faces, cfg, request, run, initial, strategies);
+    return;
   }
-  writeOutput();
-  log.finish(solver.step(), solver.time(), {0.0, steppingSeconds, 0.0, 0.0});
-  if (schedule.beforeEnd(solver.time()))
-    std::printf("stopped at time.max_steps = %lld before time.end_time\n", run.maxSteps);
+  DistributedUnstructuredEuler solver(MPI_COMM_WORLD, pde, mesh, boundary, cfl, space);
+  runExplicit(solver, cfl, faces, cfg, request, run, initial, strategies);
 }
 
 } // namespace tessera::cli
