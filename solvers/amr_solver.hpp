@@ -20,6 +20,7 @@
 #include "patches/remap.hpp"
 #include "patches/remap_plan.hpp"
 #include "solvers/patch_solver.hpp"
+#include "solvers/step_toward.hpp"
 
 namespace tessera {
 
@@ -98,18 +99,12 @@ public:
       regrid();
   }
 
-  // One stable step, shortened to end exactly on `target` where it would reach it (within
-  // `slack`); returns the step taken. solver().time() == target tells that it got there.
+  // One stable step toward target (solvers/step_toward.hpp).
   double stepToward(double target, double slack = 0.0) {
-    const double dt = solver_.stableDt();
-    if (solver_.time() + dt < target - slack) {
-      advance(dt);
-      return dt;
-    }
-    const double last = target - solver_.time();
-    advanceTo(target);
-    return last;
+    return tessera::stepToward(*this, target, slack);
   }
+  double stableDt() { return solver_.stableDt(); }
+  double time() const { return solver_.time(); }
 
   // Adapts the mesh to the current data and moves the data onto it. Returns whether the mesh
   // changed.

@@ -19,6 +19,7 @@
 
 #include "engine/unstructured/halo_exchange.hpp"
 #include "engine/unstructured/partition.hpp"
+#include "solvers/step_toward.hpp"
 #include "solvers/unstructured_euler.hpp"
 
 namespace tessera {
@@ -64,17 +65,9 @@ public:
     halo_.exchange(solver_.stateData());
   }
 
-  // Collective: one global stable step, shortened to end exactly on `target` where it would reach
-  // it (within `slack`); returns the step taken. Every rank takes the same step.
+  // Collective: one global stable step toward target (solvers/step_toward.hpp).
   double stepToward(double target, double slack = 0.0) {
-    const double dt = stableDt();
-    if (solver_.time() + dt < target - slack) {
-      advance(dt);
-      return dt;
-    }
-    const double last = target - solver_.time();
-    advanceTo(target);
-    return last;
+    return tessera::stepToward(*this, target, slack);
   }
 
   // Collective: the owned cells' volume-weighted totals (compensated on each rank) summed over

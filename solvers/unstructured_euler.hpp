@@ -26,6 +26,7 @@
 #include "engine/reduce.hpp"
 #include "engine/unstructured/mesh.hpp"
 #include "solvers/require_device.hpp"
+#include "solvers/step_toward.hpp"
 #include "solvers/time_step.hpp"
 #include "solvers/unstructured_boundary.hpp"
 #include "solvers/unstructured_euler_device.hpp"
@@ -148,17 +149,9 @@ public:
     time_ = time;
   }
 
-  // One stable step, shortened to end exactly on `target` where it would reach it (within
-  // `slack`); returns the step taken. time() == target tells that it got there.
+  // One stable step toward target (solvers/step_toward.hpp).
   double stepToward(double target, double slack = 0.0) {
-    const double dt = stableDt();
-    if (time_ + dt < target - slack) {
-      advance(dt);
-      return dt;
-    }
-    const double last = target - time_;
-    advanceTo(target);
-    return last;
+    return tessera::stepToward(*this, target, slack);
   }
 
   // The residual of the current state, V dq/dt per cell ([cell][5]), in host memory.
