@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what Tessera needs, builds everything (cpu preset) and runs the test suites
-# (labels unit and regression; gpu tests are built only by the cuda and hip presets).
+# (labels unit, regression and mpi; gpu tests are built only by the cuda and hip presets).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
