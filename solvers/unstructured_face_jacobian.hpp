@@ -38,8 +38,16 @@ TESSERA_INLINE void pseudoTimeDiagonal(double volume, double dtau, double* block
     block[6 * i] = volume / dtau;
 }
 
-// The face scatter's contribution (K = 25) to the diagonal blocks: +dF/dqL to the owner, -dF/dqR
-// to the neighbour.
+// What a face adds to the diagonal blocks: +dF/dqL to the owner's, -dF/dqR to the neighbour's.
+TESSERA_INLINE void diagonalContributions(const RusanovJacobians& J, double* toOwner,
+                                          double* toNeighbour) {
+  for (int k = 0; k < 25; ++k) {
+    toOwner[k] = J.left[k];
+    toNeighbour[k] = -J.right[k];
+  }
+}
+
+// The face scatter's contribution (K = 25) to the diagonal blocks.
 struct EulerFaceJacobianDiagonal {
   Euler<3> pde;
   UnstructuredFaces faces;
@@ -47,11 +55,7 @@ struct EulerFaceJacobianDiagonal {
   Euler<3>::State farfield = Euler<3>::State::filled(0.0);
 
   TESSERA_INLINE void operator()(int face, double* toOwner, double* toNeighbour) const {
-    const RusanovJacobians J = faceJacobians(pde, faces, q, farfield, face);
-    for (int k = 0; k < 25; ++k) {
-      toOwner[k] = J.left[k];
-      toNeighbour[k] = -J.right[k];
-    }
+    diagonalContributions(faceJacobians(pde, faces, q, farfield, face), toOwner, toNeighbour);
   }
 };
 
@@ -69,15 +73,34 @@ struct EulerFaceJacobianOffdiagonal {
   T* offdiagonal = nullptr;
 
   TESSERA_INLINE void operator()(int face) const {
-    if (faces.neighbour[face] < 0)
-      return;
-    const RusanovJacobians J = faceJacobians(pde, faces, q, farfield, face);
+    if (faces.neighbour[face] >= 0)
+      write(face, faceJacobians(pde, faces, q, farfield, face));
+  }
+
+  // The blocks of interior face `face` from its Jacobians J.
+  TESSERA_INLINE void write(int face, const RusanovJacobians& J) const {
     T* ownerRow = offdiagonal + 25 * slots[2 * face];
     T* neighbourRow = offdiagonal + 25 * slots[2 * face + 1];
     for (int k = 0; k < 25; ++k) {
       ownerRow[k] = T(J.right[k]);
       neighbourRow[k] = T(-J.left[k]);
     }
+  }
+};
+
+// Both from one evaluation of a face's Jacobians: the diagonal contributions for the face scatter
+// and, on the side, the face's off-diagonal blocks. Only for the scatter strategies that evaluate
+// each face once (atomics::evaluatesEachFaceOnce), so that each block has one writer.
+template <class T>
+struct EulerFaceJacobianBlocks {
+  EulerFaceJacobianOffdiagonal<T> offdiagonal;
+
+  TESSERA_INLINE void operator()(int face, double* toOwner, double* toNeighbour) const {
+    const EulerFaceJacobianOffdiagonal<T>& o = offdiagonal;
+    const RusanovJacobians J = faceJacobians(o.pde, o.faces, o.q, o.farfield, face);
+    diagonalContributions(J, toOwner, toNeighbour);
+    if (o.faces.neighbour[face] >= 0)
+      o.write(face, J);
   }
 };
 

@@ -183,6 +183,11 @@ private:
         solver_.pde(),      solver_.faces(), solver_.stateData(),
         solver_.farfield(), slots_.data(),   matrix_.offdiagonal()};
     const atomics::FaceScatterPlan& plan = solver_.scatterPlan();
+    const atomics::Strategy strategy = settings_.jacobianStrategy;
+    // One evaluation of each face's Jacobians fills both kinds of block, except under the gather,
+    // which evaluates each face twice: then the off-diagonal blocks take a pass of their own.
+    const bool onePass = atomics::evaluatesEachFaceOnce(strategy);
+    const EulerFaceJacobianBlocks<Offdiagonal> bothParts{offdiagonalPart};
     const int cells = solver_.numCells(), faces = plan.numFaces();
     if (solver_.space() == MemorySpace::Host) {
       double* diagonal = matrix_.diagonal();
@@ -190,15 +195,22 @@ private:
 #pragma omp parallel for schedule(static)
       for (int c = 0; c < cells; ++c)
         pseudoTimeDiagonal(volume[c], cfl * cellStep[c], diagonal + 25 * c);
-      atomics::scatterFacesHost<25>(plan, settings_.jacobianStrategy, diagonalPart, diagonal);
+      if (onePass) {
+        atomics::scatterFacesHost<25>(plan, strategy, bothParts, diagonal);
+      } else {
+        atomics::scatterFacesHost<25>(plan, strategy, diagonalPart, diagonal);
 #pragma omp parallel for schedule(static)
-      for (int f = 0; f < faces; ++f)
-        offdiagonalPart(f);
+        for (int f = 0; f < faces; ++f)
+          offdiagonalPart(f);
+      }
     } else if constexpr (kDeviceBuilt) {
       pseudoTimeDiagonalDevice(cells, solver_.volumes(), cellStep, cfl, matrix_.diagonal());
-      eulerJacobianDiagonalDevice(plan, settings_.jacobianStrategy, diagonalPart,
-                                  matrix_.diagonal());
-      eulerJacobianOffdiagonalDevice(faces, offdiagonalPart);
+      if (onePass) {
+        eulerJacobianBlocksDevice(plan, strategy, bothParts, matrix_.diagonal());
+      } else {
+        eulerJacobianDiagonalDevice(plan, strategy, diagonalPart, matrix_.diagonal());
+        eulerJacobianOffdiagonalDevice(faces, offdiagonalPart);
+      }
     }
     matrix_.factorizeDiagonal();
     linalg::multicolorSweeps(matrix_, rhs_, dq_.data(), settings_.sweeps);

@@ -1,5 +1,6 @@
 // The implicit unstructured Euler solver's loops on the device: the K = 25 face scatter of the
-// atomics library for the diagonal blocks, and one thread per cell, face or value elsewhere.
+// atomics library for the diagonal blocks (with the off-diagonal blocks written on the side where
+// the strategy allows), and one thread per cell, face or value elsewhere.
 #include "engine/atomics/scatter_device.hpp"
 #include "engine/gpu_runtime.hpp"
 #include "solvers/unstructured_implicit_device.hpp"
@@ -57,6 +58,12 @@ void eulerJacobianDiagonalDevice(const atomics::FaceScatterPlan& plan, atomics::
 }
 
 template <class T>
+void eulerJacobianBlocksDevice(const atomics::FaceScatterPlan& plan, atomics::Strategy strategy,
+                               const EulerFaceJacobianBlocks<T>& jacobian, double* diagonal) {
+  atomics::scatterFacesDevice<25>(plan, strategy, jacobian, diagonal);
+}
+
+template <class T>
 void eulerJacobianOffdiagonalDevice(int numFaces, const EulerFaceJacobianOffdiagonal<T>& jacobian) {
   if (numFaces == 0)
     return;
@@ -79,6 +86,10 @@ void addUpdateDevice(int count, const T* dq, double* q) {
   TESSERA_GPU_CHECK_LAUNCH();
 }
 
+template void eulerJacobianBlocksDevice<float>(const atomics::FaceScatterPlan&, atomics::Strategy,
+                                               const EulerFaceJacobianBlocks<float>&, double*);
+template void eulerJacobianBlocksDevice<double>(const atomics::FaceScatterPlan&, atomics::Strategy,
+                                                const EulerFaceJacobianBlocks<double>&, double*);
 template void eulerJacobianOffdiagonalDevice<float>(int,
                                                     const EulerFaceJacobianOffdiagonal<float>&);
 template void eulerJacobianOffdiagonalDevice<double>(int,

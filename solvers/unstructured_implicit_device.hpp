@@ -17,6 +17,13 @@ void pseudoTimeDiagonalDevice(int numCells, const double* volume, const double* 
 void eulerJacobianDiagonalDevice(const atomics::FaceScatterPlan& plan, atomics::Strategy strategy,
                                  const EulerFaceJacobianDiagonal& jacobian, double* diagonal);
 
+// Both at once: diagonal += the contributions, and every interior face writes its off-diagonal
+// blocks, from one evaluation of its Jacobians; for strategies that evaluate each face once
+// (atomics::evaluatesEachFaceOnce). Instantiated for float and double.
+template <class T>
+void eulerJacobianBlocksDevice(const atomics::FaceScatterPlan& plan, atomics::Strategy strategy,
+                               const EulerFaceJacobianBlocks<T>& jacobian, double* diagonal);
+
 // Every interior face writes its two off-diagonal blocks (instantiated for float and double).
 template <class T>
 void eulerJacobianOffdiagonalDevice(int numFaces, const EulerFaceJacobianOffdiagonal<T>& jacobian);

@@ -21,6 +21,13 @@ enum class Strategy : std::uint8_t {
   Gather,   // one thread per cell summing over its faces, plain stores (race-free)
 };
 
+// Whether a strategy evaluates each face's contribution exactly once: all but the gather, which
+// evaluates every interior face from both of its cells. A contribution that also writes results
+// of its own per face (solvers/unstructured_face_jacobian.hpp) needs one.
+constexpr bool evaluatesEachFaceOnce(Strategy s) {
+  return s != Strategy::Gather;
+}
+
 inline constexpr std::array kAllStrategies = {Strategy::GlobalAtomic,
                                               Strategy::SmemTranspose,
                                               Strategy::WarpAggregateSorted,
