@@ -119,11 +119,7 @@ void registerCase(Ordering& o, int k) {
         timedRepetition(s, key + "/tuner", bytes, [&] { c.scatter(k, picked); });
       }));
   for (auto* b : marks)
-    b->UseManualTime()
-        ->Iterations(1)
-        ->Repetitions(kRepetitions)
-        ->ReportAggregatesOnly(true)
-        ->Unit(benchmark::kMillisecond);
+    bench::timedOncePerRepetition(b, kRepetitions);
 }
 
 void printSummary() {

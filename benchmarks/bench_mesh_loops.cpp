@@ -34,6 +34,7 @@
 #include <string_view>
 #include <vector>
 
+#include "benchmarks/sample_timing.hpp"
 #include "engine/atomics/strategy.hpp"
 #include "engine/device_array.hpp"
 #include "engine/memory.hpp"
@@ -200,12 +201,8 @@ void registerCases(const std::vector<int>& cubes) {
           name += loopModeName(m);
           name += o == Ordering::Rcm ? "/rcm/" : "/shuffled/";
           name += std::to_string(n);
-          benchmark::RegisterBenchmark(name.c_str(), BM_Loop, k, m, o, n)
-              ->UseManualTime()
-              ->Iterations(1)
-              ->Repetitions(repetitions)
-              ->ReportAggregatesOnly(true)
-              ->Unit(benchmark::kMillisecond);
+          bench::timedOncePerRepetition(
+              benchmark::RegisterBenchmark(name.c_str(), BM_Loop, k, m, o, n), repetitions);
         }
 }
 

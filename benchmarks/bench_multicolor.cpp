@@ -178,11 +178,7 @@ void registerCase(SweepCase<Precision>& c) {
       }));
 #endif
   for (auto* b : marks)
-    b->UseManualTime()
-        ->Iterations(1)
-        ->Repetitions(kRepetitions)
-        ->ReportAggregatesOnly(true)
-        ->Unit(benchmark::kMillisecond);
+    bench::timedOncePerRepetition(b, kRepetitions);
 }
 
 void printSummary() {

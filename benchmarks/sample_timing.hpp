@@ -1,7 +1,7 @@
 #pragma once
-// The timing of bench_atomics and bench_multicolor: each benchmark repetition times one call of a
-// device operation (after one untimed call: module loading, first touch), keeps the seconds per
-// key for the program's closing summary, and reports GB/s over the bytes the operation must move.
+// The timing of the device benchmarks: each benchmark repetition times one call of a device
+// operation (after one untimed call: module loading, first touch), keeps the seconds per key for
+// the program's closing summary, and reports GB/s over the bytes the operation must move.
 #include <algorithm>
 #include <benchmark/benchmark.h>
 #include <cstddef>
@@ -45,6 +45,17 @@ void timedRepetition(benchmark::State& state, const std::string& key, double byt
     samples()[key].push_back(s);
     state.counters["GB/s"] = bytes * 1e-9 / s;
   }
+}
+
+// How every such benchmark runs: one timed call per repetition (the times are set by hand), so
+// many repetitions, reported as their aggregates (the median among them) in milliseconds.
+inline benchmark::internal::Benchmark* timedOncePerRepetition(benchmark::internal::Benchmark* b,
+                                                              int repetitions) {
+  return b->UseManualTime()
+      ->Iterations(1)
+      ->Repetitions(repetitions)
+      ->ReportAggregatesOnly(true)
+      ->Unit(benchmark::kMillisecond);
 }
 
 } // namespace tessera::bench

@@ -10,7 +10,9 @@
 #include <cmath>
 #include <cstddef>
 #include <gtest/gtest.h>
+#include <memory>
 #include <mpi.h>
+#include <numeric>
 #include <type_traits>
 #include <vector>
 
@@ -134,21 +136,21 @@ TYPED_TEST(ForestDistribution, PartitionBalancesWeightsAndMovesLeafValues) {
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   const auto owned = adaptedForest<Dim>(MPI_COMM_WORLD);
   Forest<Dim>& forest = *owned;
-  std::vector<int> weights;
-  for (const Leaf<Dim>& leaf : forest.leaves())
-    weights.push_back(1 + leaf.level);
+  const auto costs = [&forest] {
+    std::vector<int> weights;
+    for (const Leaf<Dim>& leaf : forest.leaves())
+      weights.push_back(1 + leaf.level); // a deeper patch costs more
+    return weights;
+  };
   const std::vector<double> moved =
-      forest.partition(weights, valuesOf(forest.leaves()), kValuesPerLeaf<Dim>);
+      forest.partition(costs(), valuesOf(forest.leaves()), kValuesPerLeaf<Dim>);
   EXPECT_EQ(moved, valuesOf(forest.leaves())) << "leaf values did not travel with their leaves";
 
-  long mine = 0;
-  for (const Leaf<Dim>& leaf : forest.leaves())
-    mine += 1 + leaf.level;
+  const std::vector<int> mineNow = costs();
+  const long mine = std::accumulate(mineNow.begin(), mineNow.end(), 0L);
   std::vector<long> sums(static_cast<std::size_t>(ranks));
   MPI_Allgather(&mine, 1, MPI_LONG, sums.data(), 1, MPI_LONG, MPI_COMM_WORLD);
-  long total = 0;
-  for (long s : sums)
-    total += s;
+  const long total = std::accumulate(sums.begin(), sums.end(), 0L);
   const double ideal = double(total) / ranks;
   for (int r = 0; r < ranks; ++r)
     EXPECT_LE(std::abs(double(sums[std::size_t(r)]) - ideal), 0.05 * ideal) << "rank " << r;

@@ -17,6 +17,21 @@ namespace {
 
 namespace fs = std::filesystem;
 
+std::string fileText(const fs::path& file) {
+  std::stringstream text;
+  text << std::ifstream(file).rdbuf();
+  return text.str();
+}
+
+// How often `what` stands in `file`.
+int occurrences(const fs::path& file, const std::string& what) {
+  const std::string text = fileText(file);
+  int count = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+    ++count;
+  return count;
+}
+
 struct Result {
   int exitCode;
   std::string output;
@@ -45,9 +60,7 @@ protected:
     const std::string command = "cd '" + dir_.string() + "' && " + launcher + " '" +
                                 TESSERA_EXECUTABLE "' " + args + " > '" + log.string() + "' 2>&1";
     const int status = std::system(command.c_str());
-    std::stringstream text;
-    text << std::ifstream(log).rdbuf();
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, fileText(log)};
   }
 
   // A valid small Sod case; tests break one thing at a time.
@@ -95,19 +108,12 @@ TEST_F(TesseraCli, SmallSodCaseRunsAndWritesCompleteOutput) {
   EXPECT_TRUE(fs::exists(out / "log.jsonl"));
 #if TESSERA_HAS_VTK
   EXPECT_TRUE(fs::exists(out / "case.pvd"));
-  std::stringstream text;
-  text << std::ifstream(out / "case.pvd").rdbuf();
-  const std::string pvd = text.str();
-  int datasets = 0;
-  for (std::size_t at = 0; (at = pvd.find("<DataSet", at)) != std::string::npos; ++at)
-    ++datasets;
-  EXPECT_EQ(datasets, 3) << "outputs at t = 0, 0.05 and 0.1";
+  EXPECT_EQ(occurrences(out / "case.pvd", "<DataSet"), 3) << "outputs at t = 0, 0.05 and 0.1";
 #endif
   for (const auto& entry : fs::recursive_directory_iterator(out))
     EXPECT_NE(entry.path().extension(), ".tmp") << entry.path();
-  std::stringstream effective;
-  effective << std::ifstream(out / "config.toml").rdbuf();
-  EXPECT_NE(effective.str().find("cfl = 0.4"), std::string::npos) << "defaults are written out";
+  const std::string effective = fileText(out / "config.toml");
+  EXPECT_NE(effective.find("cfl = 0.4"), std::string::npos) << "defaults are written out";
 }
 
 TEST_F(TesseraCli, OverrideChangesTheRun) {
@@ -115,9 +121,8 @@ TEST_F(TesseraCli, OverrideChangesTheRun) {
       run("run " + writeCase(sodCase()).string() +
           " --set time.end_time=0.02 --set output.name=short --set output.enabled=false");
   ASSERT_EQ(r.exitCode, 0) << r.output;
-  std::stringstream effective;
-  effective << std::ifstream(dir_ / "output" / "short" / "config.toml").rdbuf();
-  EXPECT_NE(effective.str().find("end_time = 0.02"), std::string::npos) << effective.str();
+  const std::string effective = fileText(dir_ / "output" / "short" / "config.toml");
+  EXPECT_NE(effective.find("end_time = 0.02"), std::string::npos) << effective;
 }
 
 TEST_F(TesseraCli, UsageError) {
@@ -226,29 +231,18 @@ TEST_F(TesseraCli, UnstructuredCaseRunsAndWritesCompleteOutput) {
   EXPECT_NE(r.output.find("atomic strategy of the residual scatter: picked"), std::string::npos)
       << r.output;
   const fs::path out = dir_ / "output" / "case";
-  std::stringstream log;
-  log << std::ifstream(out / "log.jsonl").rdbuf();
-  EXPECT_NE(log.str().find("\"event\":\"atomic_strategy\",\"scatter\":\"residual\""),
-            std::string::npos)
-      << log.str();
-  EXPECT_NE(log.str().find("\"scatter\":\"wave_speed\""), std::string::npos) << log.str();
+  const std::string log = fileText(out / "log.jsonl");
+  EXPECT_NE(log.find("\"event\":\"atomic_strategy\",\"scatter\":\"residual\""), std::string::npos)
+      << log;
+  EXPECT_NE(log.find("\"scatter\":\"wave_speed\""), std::string::npos) << log;
   EXPECT_TRUE(fs::exists(out / "config.toml"));
   EXPECT_TRUE(fs::exists(out / "log.jsonl"));
 #if TESSERA_HAS_VTK
-  std::stringstream text;
-  text << std::ifstream(out / "case.pvd").rdbuf();
-  const std::string pvd = text.str();
-  int datasets = 0;
-  for (std::size_t at = 0; (at = pvd.find("<DataSet", at)) != std::string::npos; ++at)
-    ++datasets;
-  EXPECT_EQ(datasets, 3) << "outputs at t = 0, 0.05 and 0.1";
+  EXPECT_EQ(occurrences(out / "case.pvd", "<DataSet"), 3) << "outputs at t = 0, 0.05 and 0.1";
 #endif
-  std::stringstream effective;
-  effective << std::ifstream(out / "config.toml").rdbuf();
-  EXPECT_NE(effective.str().find("residual_strategy = 'auto'"), std::string::npos)
-      << effective.str();
-  EXPECT_NE(effective.str().find("wave_speed_strategy = 'auto'"), std::string::npos)
-      << effective.str();
+  const std::string effective = fileText(out / "config.toml");
+  EXPECT_NE(effective.find("residual_strategy = 'auto'"), std::string::npos) << effective;
+  EXPECT_NE(effective.find("wave_speed_strategy = 'auto'"), std::string::npos) << effective;
 }
 
 TEST_F(TesseraCli, UnstructuredForcedStrategy) {
@@ -369,13 +363,7 @@ TEST_F(TesseraCli, UnstructuredCaseOnTwoRanksTakesTheOneRankSteps) {
   int outputs = 0;
   for (const auto& entry : fs::directory_iterator(dir_ / "two"))
     if (entry.path().extension() == ".pvtu") {
-      std::stringstream text;
-      text << std::ifstream(entry.path()).rdbuf();
-      std::size_t pieces = 0;
-      for (std::size_t at = text.str().find("<Piece"); at != std::string::npos;
-           at = text.str().find("<Piece", at + 1))
-        ++pieces;
-      EXPECT_EQ(pieces, 2u) << entry.path();
+      EXPECT_EQ(occurrences(entry.path(), "<Piece"), 2) << entry.path();
       ++outputs;
     }
   EXPECT_GT(outputs, 0);
