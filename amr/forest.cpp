@@ -160,6 +160,10 @@ Forest<Dim>::Forest(MPI_Comm comm, Vec<int, Dim> treesPerAxis, Vec<bool, Dim> pe
   }
   state_->forest = Api::create(comm, state_->connectivity, rootLevel_ + initialLevel,
                                sizeof(QuadrantData), &clearFlag<Dim>, nullptr);
+  // p4est's uniform start may split a family between two ranks, and a split family cannot
+  // coarsen: the forest would then adapt differently on different rank counts.
+  if (state_->forest->mpisize > 1)
+    Api::partition(state_->forest, nullptr);
   collectLeaves();
 }
 
@@ -245,6 +249,39 @@ std::vector<double> Forest<Dim>::exchangeGhostValues(std::span<const double> per
   Api::exchangeGhosts(state_->forest, ghost, width * sizeof(double), mirrorValues.data(),
                       ghostValues.data());
   return ghostValues;
+}
+
+template <int Dim>
+mpi::HaloPlan Forest<Dim>::ghostExchangePlan() const {
+  using Api = P4est<Dim>;
+  mpi::HaloPlan plan;
+  auto* ghost = state_->ghost; // sc_array_index takes a mutable array; nothing is written
+  if (ghost == nullptr) // one rank
+    return plan;
+  const int firstGhostItem = int(leaves_.size());
+  for (int rank = 0; rank < ghost->mpisize; ++rank) {
+    const p4est_locidx_t ghostsFrom = ghost->proc_offsets[rank];
+    const p4est_locidx_t ghostsTo = ghost->proc_offsets[rank + 1];
+    const p4est_locidx_t mirrorsFrom = ghost->mirror_proc_offsets[rank];
+    const p4est_locidx_t mirrorsTo = ghost->mirror_proc_offsets[rank + 1];
+    if (ghostsFrom == ghostsTo && mirrorsFrom == mirrorsTo)
+      continue;
+    if (ghostsFrom == ghostsTo || mirrorsFrom == mirrorsTo)
+      throw std::logic_error("Forest::ghostExchangePlan: rank " + std::to_string(rank) +
+                             " is a neighbour one way only");
+    plan.neighbourRanks.push_back(rank);
+    std::vector<int> send, receive;
+    for (p4est_locidx_t m = mirrorsFrom; m < mirrorsTo; ++m) {
+      const auto* q = static_cast<const typename Api::Quadrant*>(sc_array_index(
+          &ghost->mirrors, std::size_t(ghost->mirror_proc_mirrors[std::size_t(m)])));
+      send.push_back(int(q->p.piggy3.local_num));
+    }
+    for (p4est_locidx_t g = ghostsFrom; g < ghostsTo; ++g)
+      receive.push_back(firstGhostItem + int(g));
+    plan.sendItems.appendRow(send);
+    plan.receiveItems.appendRow(receive);
+  }
+  return plan;
 }
 
 template <int Dim>

@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "engine/mpi/halo_plan.hpp"
 #include "engine/small_vector.hpp"
 
 namespace tessera::amr {
@@ -78,6 +79,13 @@ public:
   // Collective: every rank sends the values of its leaves that are other ranks' ghosts; returns
   // the values of this rank's ghost leaves (valuesPerLeaf each, in ghostLeaves() order).
   std::vector<double> exchangeGhostValues(std::span<const double> perLeafValues, int valuesPerLeaf);
+
+  // The ghost exchange as a halo plan over items numbered leaves first, then ghost leaves
+  // (local leaf i is item i, ghost leaf g is item leaves().size() + g): for each neighbour rank,
+  // the local leaves that are its ghosts, and the ghost leaves it owns, both in the order p4est
+  // exchanges them. The ghost layer is symmetric, so the neighbours of a rank are the owners of
+  // its ghosts. Empty on one rank.
+  mpi::HaloPlan ghostExchangePlan() const;
 
   // The deepest level a patch may reach in this dimension: p4est's deepest quadrant level less
   // the largest k the constructor may choose.

@@ -1,11 +1,15 @@
 #pragma once
-// From forest leaves to patches: the geometry of each leaf's patch and the halo plan.
+// From forest leaves to patches: the geometry of each leaf's patch, the halo and reflux plans, and
+// on several MPI ranks the ghost patches those plans read.
+#include <mpi.h>
 #include <stdexcept>
 #include <vector>
 
 #include "amr/forest.hpp"
+#include "engine/mpi/rank_count.hpp"
 #include "patches/boundary.hpp"
 #include "patches/flux_register.hpp"
+#include "patches/ghost_patches.hpp"
 #include "patches/halo_plan.hpp"
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
@@ -51,24 +55,54 @@ std::vector<PatchPlacement<Dim>> leafPlacements(const Forest<Dim>& forest) {
   return placements;
 }
 
-// The halo plan of the forest's leaves, across levels. The boundary's periodic axes must be the
-// forest's.
+// The placements of the leaves and then of the ghost leaves: the patch numbering of the plans.
+template <int Dim>
+std::vector<PatchPlacement<Dim>> placementsWithGhosts(const Forest<Dim>& forest) {
+  std::vector<PatchPlacement<Dim>> placements = leafPlacements(forest);
+  for (const GhostLeaf<Dim>& ghost : forest.ghostLeaves())
+    placements.push_back({ghost.leaf.level, ghost.leaf.index});
+  return placements;
+}
+
+// The halo plan of this rank's leaves, across levels, reading ghost patches numbered after the
+// leaves. The boundary's periodic axes must be the forest's.
 template <int Dim>
 HaloPlan<Dim> forestHaloPlan(const Forest<Dim>& forest, const PatchLayout<Dim>& layout,
                              const DomainBoundary<Dim>& boundary) {
   for (int a = 0; a < Dim; ++a)
     if ((boundary.kind[a][0] == BoundaryKind::Periodic) != forest.periodic()[a])
       throw std::invalid_argument("forestHaloPlan: periodic axes differ from the forest's");
-  const auto placements = leafPlacements(forest);
-  return buildHaloPlan<Dim>(layout, placements, forest.treesPerAxis(), boundary);
+  const auto placements = placementsWithGhosts(forest);
+  return buildHaloPlan<Dim>(layout, placements, forest.treesPerAxis(), boundary,
+                            int(forest.leaves().size()));
 }
 
-// The coarse-fine faces of the forest's leaves, for refluxing.
+// The coarse-fine faces of this rank's leaves, for refluxing; a finer patch across may be a ghost.
 template <int Dim>
 std::vector<RefluxOp<Dim>> forestRefluxPlan(const Forest<Dim>& forest,
                                             const DomainBoundary<Dim>& boundary) {
-  const auto placements = leafPlacements(forest);
-  return buildRefluxPlan<Dim>(placements, forest.treesPerAxis(), boundary);
+  const auto placements = placementsWithGhosts(forest);
+  return buildRefluxPlan<Dim>(placements, forest.treesPerAxis(), boundary,
+                              int(forest.leaves().size()));
+}
+
+// The ghost patches of this rank (none on one rank). Collective: whether fluxes travel is decided
+// by all ranks together, from each rank's reflux plan.
+template <int Dim>
+GhostPatches ghostPatches(const Forest<Dim>& forest, const std::vector<RefluxOp<Dim>>& refluxPlan) {
+  GhostPatches ghosts;
+  ghosts.comm = forest.comm();
+  ghosts.count = int(forest.ghostLeaves().size());
+  ghosts.plan = forest.ghostExchangePlan();
+  if (mpi::rankCount(ghosts.comm) == 1)
+    return ghosts;
+  const int owned = int(forest.leaves().size());
+  int readsGhostFluxes = 0;
+  for (const RefluxOp<Dim>& op : refluxPlan)
+    readsGhostFluxes = readsGhostFluxes || op.finePatch >= owned;
+  MPI_Allreduce(MPI_IN_PLACE, &readsGhostFluxes, 1, MPI_INT, MPI_LOR, ghosts.comm);
+  ghosts.exchangeFluxes = readsGhostFluxes != 0;
+  return ghosts;
 }
 
 } // namespace tessera::amr

@@ -11,13 +11,15 @@ namespace tessera {
 template <int Dim>
 std::vector<RefluxOp<Dim>> buildRefluxPlan(std::span<const PatchPlacement<Dim>> patches,
                                            Vec<int, Dim> level0PatchesPerAxis,
-                                           const DomainBoundary<Dim>& boundary) {
+                                           const DomainBoundary<Dim>& boundary,
+                                           int correctedPatches) {
   const PlacementIndex<Dim> index(patches);
+  const int corrected = correctedPatches < 0 ? int(patches.size()) : correctedPatches;
   std::vector<RefluxOp<Dim>> plan;
   // Axis by axis: a coarse cell corrected at two faces gets the x correction before the y one,
   // in every mirror image alike.
   for (int axis = 0; axis < Dim; ++axis)
-    for (int p = 0; p < int(patches.size()); ++p) {
+    for (int p = 0; p < corrected; ++p) {
       const int level = patches[p].level;
       for (int side = 0; side < 2; ++side) {
         const int patchesOnLevel = level0PatchesPerAxis[axis] << level;
@@ -75,9 +77,9 @@ void reflux(std::span<const RefluxOp<Dim>> plan, const PatchLayout<Dim>& layout,
 }
 
 template std::vector<RefluxOp<2>> buildRefluxPlan(std::span<const PatchPlacement<2>>, Vec<int, 2>,
-                                                  const DomainBoundary<2>&);
+                                                  const DomainBoundary<2>&, int);
 template std::vector<RefluxOp<3>> buildRefluxPlan(std::span<const PatchPlacement<3>>, Vec<int, 3>,
-                                                  const DomainBoundary<3>&);
+                                                  const DomainBoundary<3>&, int);
 template void reflux(std::span<const RefluxOp<2>>, const PatchLayout<2>&,
                      std::span<const PatchGeometry<2>>, const double*, double, double*);
 template void reflux(std::span<const RefluxOp<3>>, const PatchLayout<3>&,

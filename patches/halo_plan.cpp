@@ -44,7 +44,8 @@ inline bool restrictRange(int scale, int shift, int from, int to, int& lo, int& 
 template <int Dim>
 HaloPlan<Dim>
 buildHaloPlan(const PatchLayout<Dim>& layout, std::span<const PatchPlacement<Dim>> patches,
-              Vec<int, Dim> level0PatchesPerAxis, const DomainBoundary<Dim>& boundary) {
+              Vec<int, Dim> level0PatchesPerAxis, const DomainBoundary<Dim>& boundary,
+              int filledPatches) {
   const int n = layout.cellsPerAxis;
   const int h = layout.halo;
   const PlacementIndex<Dim> index(patches);
@@ -69,7 +70,8 @@ buildHaloPlan(const PatchLayout<Dim>& layout, std::span<const PatchPlacement<Dim
       plan.inflowStates.push_back(state);
     }
 
-  for (int p = 0; p < int(patches.size()); ++p) {
+  const int filled = filledPatches < 0 ? int(patches.size()) : filledPatches;
+  for (int p = 0; p < filled; ++p) {
     const int level = patches[p].level;
     const Vec<int, Dim> at = patches[p].index;
     if (level > 0 && n % 2 != 0)
@@ -215,9 +217,9 @@ void fillHalos(const HaloPlan<Dim>& plan, const PatchLayout<Dim>& layout,
 }
 
 template HaloPlan<2> buildHaloPlan(const PatchLayout<2>&, std::span<const PatchPlacement<2>>,
-                                   Vec<int, 2>, const DomainBoundary<2>&);
+                                   Vec<int, 2>, const DomainBoundary<2>&, int);
 template HaloPlan<3> buildHaloPlan(const PatchLayout<3>&, std::span<const PatchPlacement<3>>,
-                                   Vec<int, 3>, const DomainBoundary<3>&);
+                                   Vec<int, 3>, const DomainBoundary<3>&, int);
 template HaloPlan<2> buildUniformHaloPlan(const UniformPatchGrid<2>&, const DomainBoundary<2>&);
 template HaloPlan<3> buildUniformHaloPlan(const UniformPatchGrid<3>&, const DomainBoundary<3>&);
 template void fillHalos(const HaloPlan<2>&, const PatchLayout<2>&, const ReflectionParity&,

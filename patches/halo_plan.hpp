@@ -57,11 +57,16 @@ struct HaloPlan {
 // across faces, edges and corners (2:1 balance): same-level copies, coarse-to-fine interpolation,
 // fine-to-coarse averages, periodic images and physical boundaries. Inflow states must have
 // layout.numVars values. Throws std::invalid_argument where the patches do not tile the domain
-// in a 2:1 balanced way.
+// in a 2:1 balanced way around a patch whose halo the plan fills.
+//
+// Only the first `filledPatches` patches (all where negative) get their halos filled; the others
+// are sources only. On several MPI ranks those are the ghost patches, the copies of other ranks'
+// patches that touch this rank's: the plan then needs no patch beyond them.
 template <int Dim>
 HaloPlan<Dim>
 buildHaloPlan(const PatchLayout<Dim>& layout, std::span<const PatchPlacement<Dim>> patches,
-              Vec<int, Dim> level0PatchesPerAxis, const DomainBoundary<Dim>& boundary);
+              Vec<int, Dim> level0PatchesPerAxis, const DomainBoundary<Dim>& boundary,
+              int filledPatches = -1);
 
 // The plan of a uniform grid: every patch on level 0.
 template <int Dim>

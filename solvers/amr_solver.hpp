@@ -4,10 +4,18 @@
 // the data moves onto the new patches (copy, prolongation, restriction), and the halo and reflux
 // plans are rebuilt. One global time step for all levels (no subcycling).
 //
+// On several MPI ranks each rank holds a contiguous stretch of the forest's leaves along its
+// space-filling curve and steps them, with the ghost patches its halos read (PatchSolver). After
+// every adapt that changes the mesh, p4est repartitions the leaves by patch cost and their data
+// travels with them. Every patch costs the same (N^Dim cells, one dt for all levels), so the
+// cost weight is one per patch. The results equal a one-rank run's: every rank computes the same
+// values for its patches as one rank would, and adapts the same.
+//
 // The criterion is a built-in one given as data (amr::IndicatorCriterion), evaluated where the
 // state lives, so that a device run sends only the flags to the host; or any host callable
 // (amr::RefinementCriterion), which on the device back end sees a host copy of the state.
 #include <mpi.h>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <variant>
@@ -16,6 +24,7 @@
 #include "amr/forest.hpp"
 #include "amr/forest_patches.hpp"
 #include "amr/refinement_criteria.hpp"
+#include "engine/mpi/rank_count.hpp"
 #include "patches/placement_index.hpp"
 #include "patches/remap.hpp"
 #include "patches/remap_plan.hpp"
@@ -35,14 +44,17 @@ auto primitiveVariable(const PDE& pde, int var) {
   };
 }
 
-// Where a regrid spends its time: the criterion's flags, the forest's adapt and balance, the new
-// plans built on the host, and the solver's move onto the new patches (uploads, remap).
+// Where a regrid spends its time: the criterion's flags, the forest's adapt and balance, the
+// remap onto the new patches, the partition that moves patches between ranks, the new plans built
+// on the host, and the solver's move onto them (uploads).
 struct RegridTimes {
   double flags = 0.0;
   double forest = 0.0;
+  double remap = 0.0;
+  double partition = 0.0;
   double plans = 0.0;
   double remesh = 0.0;
-  double total() const { return flags + forest + plans + remesh; }
+  double total() const { return flags + forest + remap + partition + plans + remesh; }
 };
 
 struct AmrSettings {
@@ -67,16 +79,17 @@ public:
             Vec<double, kDim> lower, Vec<double, kDim> upper, DomainBoundary<kDim> boundary,
             AmrSettings settings, Criterion criterion, double cfl,
             MemorySpace space = MemorySpace::Host)
-      : forest_(oneRank(comm), level0Patches, periodicAxes(boundary), settings.minLevel),
-        layout_(layout), lower_(lower), upper_(upper), boundary_(std::move(boundary)),
-        settings_(settings), criterion_(std::move(criterion)),
-        solver_(pde, layout, amr::leafGeometry(forest_, layout, lower, upper),
-                amr::forestHaloPlan(forest_, layout, boundary_), cfl,
-                amr::forestRefluxPlan(forest_, boundary_), space) {}
+      : forest_(comm, level0Patches, periodicAxes(boundary), settings.minLevel), layout_(layout),
+        lower_(lower), upper_(upper), boundary_(std::move(boundary)), settings_(settings),
+        criterion_(std::move(criterion)), solver_(solverOnForest(pde, cfl, space)) {
+    ranks_ = mpi::rankCount(comm);
+    summarise();
+  }
 
   // Sets the initial data and adapts the mesh to it, repeatedly, until the mesh settles (at
   // most one round per level). makeInitial(layout, geometry) gives the conserved state at a
-  // point for that mesh (a Sedov blast spreads its energy over the cells of the mesh it gets).
+  // point for that mesh, of which geometry holds this rank's patches (a Sedov blast spreads its
+  // energy over the cells of the mesh it gets, on every rank: SedovBlast::placeOn).
   template <class MakeInitial>
   void initialise(MakeInitial&& makeInitial) {
     for (int round = 0; round <= settings_.maxLevel - settings_.minLevel; ++round) {
@@ -111,26 +124,46 @@ public:
   bool regrid() { return adapt(); }
 
   const amr::Forest<kDim>& forest() const { return forest_; }
+  MPI_Comm comm() const { return forest_.comm(); }
   PatchSolver<PDE>& solver() { return solver_; }
   const PatchSolver<PDE>& solver() const { return solver_; }
   double regridSeconds() const { return regridTimes_.total(); }
   const RegridTimes& regridTimes() const { return regridTimes_; }
-  int finestLevel() const {
+  // Over all ranks, as of the last adapt.
+  int finestLevel() const { return finestLevel_; }
+  long long globalPatches() const { return globalPatches_; }
+  long long globalCells() const { return globalPatches_ * layout_.interiorCells(); }
+  // This rank's first patch in the forest's order over all ranks.
+  long long firstGlobalPatch() const { return firstGlobalPatch_; }
+
+private:
+  // The solver on the forest as constructed.
+  PatchSolver<PDE> solverOnForest(const PDE& pde, double cfl, MemorySpace space) const {
+    auto refluxPlan = amr::forestRefluxPlan(forest_, boundary_);
+    auto ghosts = amr::ghostPatches(forest_, refluxPlan);
+    return PatchSolver<PDE>(pde, layout_, amr::leafGeometry(forest_, layout_, lower_, upper_),
+                            amr::forestHaloPlan(forest_, layout_, boundary_), cfl,
+                            std::move(refluxPlan), space, std::move(ghosts));
+  }
+
+  // The counts over all ranks that the getters above report.
+  void summarise() {
+    long long patches = (long long)forest_.leaves().size();
     int finest = 0;
     for (const auto& leaf : forest_.leaves())
       finest = std::max(finest, leaf.level);
-    return finest;
-  }
-
-private:
-  // The plans would need the ghost patches of other ranks, which are not exchanged yet.
-  static MPI_Comm oneRank(MPI_Comm comm) {
-    int ranks = 1;
-    MPI_Comm_size(comm, &ranks);
-    if (ranks > 1)
-      throw std::runtime_error("AmrSolver: one MPI rank only for now; distributed runs need the "
-                               "ghost-patch exchange, which is not there yet");
-    return comm;
+    globalPatches_ = patches;
+    finestLevel_ = finest;
+    firstGlobalPatch_ = 0;
+    if (ranks_ == 1)
+      return;
+    MPI_Allreduce(&patches, &globalPatches_, 1, MPI_LONG_LONG, MPI_SUM, comm());
+    MPI_Allreduce(&finest, &finestLevel_, 1, MPI_INT, MPI_MAX, comm());
+    MPI_Exscan(&patches, &firstGlobalPatch_, 1, MPI_LONG_LONG, MPI_SUM, comm());
+    int rank = 0;
+    MPI_Comm_rank(comm(), &rank);
+    if (rank == 0)
+      firstGlobalPatch_ = 0; // MPI_Exscan leaves rank 0's result undefined
   }
 
   static Vec<bool, kDim> periodicAxes(const DomainBoundary<kDim>& boundary) {
@@ -148,33 +181,65 @@ private:
       flags = refinementFlags();
     }
     std::vector<PatchPlacement<kDim>> before, after;
+    int changed = 0;
     {
       ScopedTimer t(regridTimes_.forest);
       before = amr::leafPlacements(forest_);
       if (settings_.buffer)
-        bufferRefinement(before, flags);
+        bufferRefinement(flags);
       forest_.adapt(flags, settings_.minLevel, settings_.maxLevel);
       after = amr::leafPlacements(forest_);
+      changed = before != after;
+      if (ranks_ > 1) // every rank repartitions and replans if any rank's patches changed
+        MPI_Allreduce(MPI_IN_PLACE, &changed, 1, MPI_INT, MPI_LOR, comm());
     }
-    if (before == after)
+    if (!changed)
       return false;
+    std::optional<PatchStore<kDim>> state;
+    {
+      ScopedTimer t(regridTimes_.remap);
+      state.emplace(solver_.remapped(buildRemapPlan<kDim>(before, after)));
+      waitForDevice(); // so that the timer holds the remap
+    }
+    if (ranks_ > 1) {
+      ScopedTimer t(regridTimes_.partition);
+      state.emplace(partition(*state));
+    }
     std::vector<PatchGeometry<kDim>> geometry;
     HaloPlan<kDim> haloPlan;
     std::vector<RefluxOp<kDim>> refluxPlan;
-    std::vector<RemapOp<kDim>> remapPlan;
+    GhostPatches ghosts;
     {
       ScopedTimer t(regridTimes_.plans);
-      const Vec<int, kDim> level0 = forest_.treesPerAxis();
       geometry = amr::leafGeometry(forest_, layout_, lower_, upper_);
-      haloPlan = buildHaloPlan<kDim>(layout_, after, level0, boundary_);
-      refluxPlan = buildRefluxPlan<kDim>(after, level0, boundary_);
-      remapPlan = buildRemapPlan<kDim>(before, after);
+      haloPlan = amr::forestHaloPlan(forest_, layout_, boundary_);
+      refluxPlan = amr::forestRefluxPlan(forest_, boundary_);
+      ghosts = amr::ghostPatches(forest_, refluxPlan);
     }
     ScopedTimer t(regridTimes_.remesh);
-    solver_.remesh(std::move(geometry), std::move(haloPlan), std::move(refluxPlan), remapPlan);
-    if (solver_.space() == MemorySpace::Device)
-      synchronizeDevice(); // so that the timer holds the remap, not the next step's halo fill
+    solver_.remesh(std::move(geometry), std::move(haloPlan), std::move(refluxPlan),
+                   std::move(ghosts), *state);
+    waitForDevice(); // so that the timer holds the uploads, not the next step's halo fill
+    summarise();
     return true;
+  }
+
+  // Moves leaves between the ranks so that each holds as many patches as families allow, and
+  // their state with them; returns the state of the new local patches.
+  PatchStore<kDim> partition(const PatchStore<kDim>& state) {
+    const std::size_t stride = layout_.patchStride();
+    std::vector<double> values(std::size_t(state.numPatches()) * stride);
+    state.array().copyToHost(values);
+    const std::vector<int> weights(forest_.leaves().size(), 1);
+    const std::vector<double> moved = forest_.partition(weights, values, int(stride));
+    PatchStore<kDim> arrived(layout_, int(forest_.leaves().size()), solver_.space());
+    arrived.array().copyFromHost(moved);
+    return arrived;
+  }
+
+  void waitForDevice() const {
+    if (solver_.space() == MemorySpace::Device)
+      synchronizeDevice();
   }
 
   // What each patch asks of the next adapt (halos filled).
@@ -192,11 +257,20 @@ private:
   }
 
   // Every patch that touches (face, edge or corner, periodic images included) a patch flagged
-  // to refine is flagged to refine as well, if it is not finer already.
-  void bufferRefinement(const std::vector<PatchPlacement<kDim>>& placements,
-                        std::vector<amr::AdaptFlag>& flags) const {
+  // to refine is flagged to refine as well, if it is not finer already. The ghost patches' flags
+  // come from their owners: a patch at the edge of a rank refines for a neighbour on another.
+  void bufferRefinement(std::vector<amr::AdaptFlag>& flags) {
+    const std::vector<PatchPlacement<kDim>> placements = amr::placementsWithGhosts(forest_);
+    std::vector<amr::AdaptFlag> asked = flags;
+    if (ranks_ > 1) {
+      std::vector<double> own;
+      for (amr::AdaptFlag flag : flags)
+        own.push_back(static_cast<int>(flag));
+      for (double ghostFlag : forest_.exchangeGhostValues(own, 1))
+        asked.push_back(static_cast<amr::AdaptFlag>(int(ghostFlag)));
+    }
     const PlacementIndex<kDim> index(placements);
-    const std::vector<amr::AdaptFlag> asked = flags;
+    const int owned = int(flags.size());
     for (std::size_t p = 0; p < placements.size(); ++p) {
       if (asked[p] != amr::AdaptFlag::Refine)
         continue;
@@ -219,7 +293,7 @@ private:
         int q = index.at(level, at);
         if (q < 0 && level > 0)
           q = index.at(level - 1, parent);
-        if (q >= 0)
+        if (q >= 0 && q < owned)
           flags[q] = amr::AdaptFlag::Refine;
       }
     }
@@ -232,6 +306,10 @@ private:
   AmrSettings settings_;
   Criterion criterion_;
   PatchSolver<PDE> solver_;
+  int ranks_ = 1;
+  long long globalPatches_ = 0;
+  long long firstGlobalPatch_ = 0;
+  int finestLevel_ = 0;
   RegridTimes regridTimes_;
 };
 

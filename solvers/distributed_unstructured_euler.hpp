@@ -11,13 +11,13 @@
 //
 // The state lives in the solver's memory space. On the device the exchange packs the halo values
 // there and stages the messages through host memory for MPI, which need not be GPU-aware
-// (engine/unstructured/halo_exchange.hpp).
+// (engine/mpi/halo_exchange.hpp).
 #include <cstddef>
 #include <mpi.h>
 #include <utility>
 #include <vector>
 
-#include "engine/unstructured/halo_exchange.hpp"
+#include "engine/mpi/halo_exchange.hpp"
 #include "engine/unstructured/partition.hpp"
 #include "solvers/step_toward.hpp"
 #include "solvers/unstructured_euler.hpp"
@@ -110,7 +110,7 @@ private:
   int numGlobalCells_;
   unstructured::LocalMesh local_;
   UnstructuredEuler solver_;
-  unstructured::HaloExchange halo_;
+  mpi::HaloExchange halo_;
 };
 
 } // namespace tessera

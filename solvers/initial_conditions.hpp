@@ -2,9 +2,13 @@
 // Initial data of Tessera's standard cases, as functions from a cell centre to the conserved
 // state. Each is a small value type, so a case is described by data rather than by code paths.
 #include <cmath>
+#include <map>
+#include <mpi.h>
 #include <span>
 #include <stdexcept>
+#include <vector>
 
+#include "engine/mpi/rank_count.hpp"
 #include "engine/small_vector.hpp"
 #include "patches/uniform_patch_grid.hpp"
 #include "solvers/advection.hpp"
@@ -49,12 +53,19 @@ struct SedovBlast {
   // solver's initialisation uses. On a mesh too coarse for the radius (the first rounds of an
   // adaptive start) the energy goes into the cells around the centre: the deposit radius is at
   // least 0.6 sqrt(Dim) of the smallest cell. Throws when no cell centre lies within it.
-  void placeOn(const PatchLayout<Dim>& layout, std::span<const PatchGeometry<Dim>> geometry) {
+  //
+  // On several MPI ranks each passes its own patches and all agree on the result. The volume is
+  // summed as count x volume over the distinct cell volumes, smallest first, so that it is the
+  // same to the last bit whatever the ranks and the order of the patches.
+  void placeOn(const PatchLayout<Dim>& layout, std::span<const PatchGeometry<Dim>> geometry,
+               MPI_Comm comm = MPI_COMM_SELF) {
     double smallest = INFINITY;
     for (const PatchGeometry<Dim>& g : geometry)
       smallest = std::fmin(smallest, g.minSpacing());
+    if (mpi::rankCount(comm) > 1)
+      MPI_Allreduce(MPI_IN_PLACE, &smallest, 1, MPI_DOUBLE, MPI_MIN, comm);
     depositRadius = std::fmax(radius, 0.6 * std::sqrt(double(Dim)) * smallest);
-    depositVolume = 0.0;
+    std::map<double, long long> cellsOfVolume;
     for (const PatchGeometry<Dim>& g : geometry)
       for (int n = 0; n < layout.interiorCells(); ++n) {
         const CellIndex<Dim> c = layout.interiorCell(n);
@@ -62,14 +73,45 @@ struct SedovBlast {
         for (int a = 0; a < Dim; ++a)
           x[a] = g.cellCenter(a, c[a]);
         if (contains(x))
-          depositVolume += g.cellVolume();
+          ++cellsOfVolume[g.cellVolume()];
       }
+    depositVolume = 0.0;
+    for (const auto& [volume, cells] : allRanks(cellsOfVolume, comm))
+      depositVolume += double(cells) * volume;
     if (depositVolume == 0.0)
       throw std::invalid_argument("Sedov blast: no cell centre lies within the blast radius");
   }
   void placeOn(const UniformPatchGrid<Dim>& grid) {
     const auto geometry = grid.geometries();
     placeOn(grid.layout(), geometry);
+  }
+
+  // The cell counts of every rank, merged.
+  static std::map<double, long long> allRanks(const std::map<double, long long>& own,
+                                              MPI_Comm comm) {
+    const int ranks = mpi::rankCount(comm);
+    if (ranks == 1)
+      return own;
+    std::vector<double> volumes, counts;
+    for (const auto& [volume, cells] : own) {
+      volumes.push_back(volume);
+      counts.push_back(double(cells)); // exact: far fewer than 2^53 cells
+    }
+    int size = int(volumes.size());
+    std::vector<int> sizes(ranks), offsets(ranks, 0);
+    MPI_Allgather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, comm);
+    for (int r = 1; r < ranks; ++r)
+      offsets[r] = offsets[r - 1] + sizes[r - 1];
+    const int total = offsets[ranks - 1] + sizes[ranks - 1];
+    std::vector<double> allVolumes(total), allCounts(total);
+    MPI_Allgatherv(volumes.data(), size, MPI_DOUBLE, allVolumes.data(), sizes.data(),
+                   offsets.data(), MPI_DOUBLE, comm);
+    MPI_Allgatherv(counts.data(), size, MPI_DOUBLE, allCounts.data(), sizes.data(), offsets.data(),
+                   MPI_DOUBLE, comm);
+    std::map<double, long long> merged;
+    for (int i = 0; i < total; ++i)
+      merged[allVolumes[i]] += (long long)allCounts[i];
+    return merged;
   }
 
   bool contains(const Vec<double, Dim>& x) const {

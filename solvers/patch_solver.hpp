@@ -6,10 +6,17 @@
 // next dt.
 //
 // On the device every step stays there: the plans are uploaded once per mesh, and only dt (and,
-// at a regrid, one flag per patch) comes back. The device functions are compiled for the PDEs
+// at a regrid, one flag per patch) comes back.
+//
+// On several MPI ranks each rank steps its own patches and stores after them the ghost patches
+// its halos read (patches/ghost_patches.hpp): numPatches() counts the owned patches only. A step
+// then brings the ghosts' interiors over before the halo fill and, where refluxing needs them,
+// their boundary fluxes before the correction; dt is the minimum over the ranks. The device functions are compiled for the PDEs
 // Tessera ships (solvers/*_device.cu); another PDE instantiates them in its own .cu file.
 #include <algorithm>
 #include <memory>
+#include <mpi.h>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -19,11 +26,14 @@
 #include "amr/indicator_criterion.hpp"
 #include "engine/device_array.hpp"
 #include "engine/memory.hpp"
+#include "engine/mpi/halo_exchange.hpp"
+#include "engine/mpi/rank_count.hpp"
 #include "engine/parallel_for.hpp"
 #include "engine/timer.hpp"
 #include "patches/boundary.hpp"
 #include "patches/flux_register.hpp"
 #include "patches/flux_register_device.hpp"
+#include "patches/ghost_patches.hpp"
 #include "patches/halo_plan.hpp"
 #include "patches/halo_plan_device.hpp"
 #include "patches/patch_store.hpp"
@@ -66,16 +76,17 @@ public:
   // Patches of one layout with their geometry, the plan that fills their halos and, where
   // patches of different levels meet, the plan that corrects coarse cells by the fine fluxes.
   // `space` says where the state lives and the steps run (Device: see requireDevice()).
+  // geometry holds the owned patches; the plans number the ghost patches after them.
   PatchSolver(PDE pde, PatchLayout<kDim> layout, std::vector<PatchGeometry<kDim>> geometry,
               HaloPlan<kDim> plan, double cfl, std::vector<RefluxOp<kDim>> refluxPlan = {},
-              MemorySpace space = MemorySpace::Host)
+              MemorySpace space = MemorySpace::Host, GhostPatches ghosts = {})
       : pde_(pde), layout_(layout), parity_(reflectionParityOf<PDE>()), cfl_(cfl), space_(space) {
     if (space_ == MemorySpace::Device) {
       requireDevice();
       device_ = std::make_unique<DeviceResources>();
     }
-    setPatches(std::move(geometry), std::move(plan), std::move(refluxPlan));
-    current_ = PatchStore<kDim>(layout_, numPatches(), space_);
+    setPatches(std::move(geometry), std::move(plan), std::move(refluxPlan), std::move(ghosts));
+    current_ = PatchStore<kDim>(layout_, storedPatches(), space_);
   }
 
   PatchSolver(PDE pde, const UniformPatchGrid<kDim>& grid, const DomainBoundary<kDim>& boundary,
@@ -86,7 +97,7 @@ public:
   // Sets every interior cell to conserved(centre of the cell) and computes the first eigenvalues.
   template <class ConservedAt>
   void initialise(ConservedAt&& conservedAt) {
-    PatchStore<kDim> initial(layout_, numPatches(), MemorySpace::Host);
+    PatchStore<kDim> initial(layout_, storedPatches(), MemorySpace::Host);
     forEachPatchCell(numPatches(), layout_.interiorCells(), [&](int p, int n) {
       const CellIndex<kDim> c = layout_.interiorCell(n);
       Vec<double, kDim> x;
@@ -104,34 +115,50 @@ public:
     computeEigenvalues();
   }
 
-  // Replaces the patches (after an adapt): new geometry and plans, and the new state, moved from
-  // the old one by the remap plan (the old state's halos must be filled). Time, step count and
-  // timers carry on.
-  void remesh(std::vector<PatchGeometry<kDim>> geometry, HaloPlan<kDim> plan,
-              std::vector<RefluxOp<kDim>> refluxPlan, const std::vector<RemapOp<kDim>>& remap) {
-    PatchStore<kDim> fresh(layout_, int(geometry.size()), space_);
+  // The state of the patches after an adapt, moved from the current one by the remap plan (one
+  // new patch per operation; the current halos must be filled), where the state lives.
+  PatchStore<kDim> remapped(const std::vector<RemapOp<kDim>>& remap) const {
+    PatchStore<kDim> fresh(layout_, int(remap.size()), space_);
     if (space_ == MemorySpace::Host) {
       remapPatchData<kDim>(layout_, remap, current_.data(), fresh.data());
     } else if constexpr (kDeviceBuilt) {
       remapPatchDataDevice<kDim>(layout_, toDevice(remap), current_.data(), fresh.data());
     }
-    setPatches(std::move(geometry), std::move(plan), std::move(refluxPlan));
-    current_ = std::move(fresh);
+    return fresh;
+  }
+
+  // Replaces the patches (after an adapt or a partition): new geometry, plans and ghosts, and the
+  // owned patches' state (one patch per geometry entry, in any memory space). Time, step count
+  // and timers carry on.
+  void remesh(std::vector<PatchGeometry<kDim>> geometry, HaloPlan<kDim> plan,
+              std::vector<RefluxOp<kDim>> refluxPlan, GhostPatches ghosts,
+              const PatchStore<kDim>& state) {
+    if (state.numPatches() != int(geometry.size()))
+      throw std::invalid_argument("PatchSolver::remesh: " + std::to_string(state.numPatches()) +
+                                  " patches of state for " + std::to_string(geometry.size()) +
+                                  " patches");
+    setPatches(std::move(geometry), std::move(plan), std::move(refluxPlan), std::move(ghosts));
+    current_ = PatchStore<kDim>(layout_, storedPatches(), space_);
+    current_.copyPatchesFrom(state, numPatches());
     halosFilled_ = false;
     computeEigenvalues();
   }
 
-  // The largest stable step for the current state.
+  // The largest stable step for the current state (of every rank's patches).
   double stableDt() {
+    double dt = 0.0;
     if (space_ == MemorySpace::Host)
-      return stableTimeStep<kDim>(cfl_, patchLambda_.hostSpan(), geometry());
-    if constexpr (kDeviceBuilt)
-      return device_->timeStep(cfl_, patchLambda_.data(), device_->geometry.data(), numPatches());
-    return 0.0; // not reached: a device solver exists only in a device build
+      dt = stableTimeStep<kDim>(cfl_, patchLambda_.hostSpan(), geometry());
+    else if constexpr (kDeviceBuilt)
+      dt = device_->timeStep(cfl_, patchLambda_.data(), device_->geometry.data(), numPatches());
+    if (ranks_ > 1)
+      MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MIN, ghosts_.comm);
+    return dt;
   }
 
   void advance(double dt) {
     const bool refluxing = !refluxPlan_.empty();
+    const bool keepsFluxes = refluxing || ghosts_.exchangeFluxes;
     if (!halosFilled_) {
       ScopedTimer t(times_.halo);
       fillCurrentHalos();
@@ -141,12 +168,17 @@ public:
       ScopedTimer t(times_.update);
       if (space_ == MemorySpace::Host) {
         rusanovUpdateHost(pde_, layout_, geometry(), current_.data(), next_.data(), dt,
-                          patchLambda_.data(), refluxing ? fluxRegister_.data() : nullptr);
+                          patchLambda_.data(), keepsFluxes ? fluxRegister_.data() : nullptr);
       } else if constexpr (kDeviceBuilt) {
         rusanovUpdateDevice(pde_, layout_, device_->geometry.data(), numPatches(), current_.data(),
                             next_.data(), dt, patchLambda_.data(),
-                            refluxing ? fluxRegister_.data() : nullptr);
+                            keepsFluxes ? fluxRegister_.data() : nullptr);
       }
+      waitForTimer();
+    }
+    if (ghosts_.exchangeFluxes) {
+      ScopedTimer t(times_.reflux);
+      fluxExchange_->exchange(fluxRegister_.data());
       waitForTimer();
     }
     if (refluxing) {
@@ -177,6 +209,8 @@ public:
   // Fills the halos of the current state (advance() does this itself; criteria, remapping and
   // output want the halos too).
   void fillCurrentHalos() {
+    if (stateExchange_)
+      stateExchange_->exchange(current_.data());
     if (space_ == MemorySpace::Host)
       fillHalos(plan_, layout_, parity_, current_.data());
     else if constexpr (kDeviceBuilt)
@@ -198,7 +232,8 @@ public:
     return flags;
   }
 
-  // Sum over interior cells of each conserved variable times the cell volume.
+  // Sum over interior cells (of every rank's patches) of each conserved variable times the cell
+  // volume.
   State conservedTotals() const {
     const PatchStore<kDim>& q = hostState();
     State total = State::filled(0.0);
@@ -209,29 +244,34 @@ public:
           sum += q.at(p, v, layout_.interiorCell(n));
         total[v] += sum * geometry_[p].cellVolume();
       }
+    if (ranks_ > 1)
+      MPI_Allreduce(MPI_IN_PLACE, total.v, PDE::kNumVars, MPI_DOUBLE, MPI_SUM, ghosts_.comm);
     return total;
   }
 
   const PDE& pde() const { return pde_; }
   const PatchLayout<kDim>& layout() const { return layout_; }
   MemorySpace space() const { return space_; }
-  int numPatches() const { return int(geometry_.size()); }
+  int numPatches() const { return int(geometry_.size()); } // owned by this rank
+  // The owned patches and then the ghost patches.
+  int storedPatches() const { return numPatches() + ghosts_.count; }
   long long numCells() const { return (long long)numPatches() * layout_.interiorCells(); }
   std::span<const PatchGeometry<kDim>> geometry() const { return geometry_; }
-  // The current state where it lives (device memory for a device solver).
+  // The current state where it lives (device memory for a device solver), ghost patches
+  // included.
   const PatchStore<kDim>& state() const { return current_; }
   PatchStore<kDim>& state() {
     halosFilled_ = false; // the caller may change the interior
     return current_;
   }
-  // The current state in host memory, for output, host criteria and diagnostics: a device
-  // solver copies it over on each call.
+  // The owned patches' current state in host memory, for output, host criteria and
+  // diagnostics: a device solver, or one with ghost patches, copies it over on each call.
   const PatchStore<kDim>& hostState() const {
-    if (space_ == MemorySpace::Host)
+    if (space_ == MemorySpace::Host && ghosts_.count == 0)
       return current_;
     if (hostMirror_.numPatches() != numPatches())
       hostMirror_ = PatchStore<kDim>(layout_, numPatches(), MemorySpace::Host);
-    hostMirror_.array().copyFrom(current_.array());
+    hostMirror_.copyPatchesFrom(current_, numPatches());
     return hostMirror_;
   }
   double time() const { return time_; }
@@ -252,15 +292,24 @@ private:
 
   // Everything that follows from the patches, except the current state (its caller's).
   void setPatches(std::vector<PatchGeometry<kDim>> geometry, HaloPlan<kDim> plan,
-                  std::vector<RefluxOp<kDim>> refluxPlan) {
+                  std::vector<RefluxOp<kDim>> refluxPlan, GhostPatches ghosts) {
     geometry_ = std::move(geometry);
     plan_ = std::move(plan);
     refluxPlan_ = std::move(refluxPlan);
-    next_ = PatchStore<kDim>(layout_, numPatches(), space_);
+    ghosts_ = std::move(ghosts);
+    ranks_ = mpi::rankCount(ghosts_.comm);
+    next_ = PatchStore<kDim>(layout_, storedPatches(), space_);
     patchLambda_ = DeviceArray<double>(numPatches(), space_);
     const FluxRegisterLayout<kDim> registers{layout_.cellsPerAxis, PDE::kNumVars};
-    fluxRegister_ = DeviceArray<double>(
-        refluxPlan_.empty() ? 0 : numPatches() * registers.patchStride(), space_);
+    const bool keepsFluxes = !refluxPlan_.empty() || ghosts_.exchangeFluxes;
+    fluxRegister_ =
+        DeviceArray<double>(keepsFluxes ? storedPatches() * registers.patchStride() : 0, space_);
+    stateExchange_.reset();
+    fluxExchange_.reset();
+    if (ghosts_.count > 0 || !ghosts_.plan.neighbourRanks.empty())
+      stateExchange_.emplace(ghosts_.comm, ghosts_.plan, int(layout_.patchStride()), space_);
+    if (ghosts_.exchangeFluxes)
+      fluxExchange_.emplace(ghosts_.comm, ghosts_.plan, int(registers.patchStride()), space_);
     refluxedPatches_.clear();
     for (const RefluxOp<kDim>& op : refluxPlan_)
       refluxedPatches_.push_back(op.coarsePatch);
@@ -298,6 +347,10 @@ private:
   HaloPlan<kDim> plan_;
   std::vector<RefluxOp<kDim>> refluxPlan_;
   std::vector<int> refluxedPatches_; // coarse patches the reflux plan corrects
+  GhostPatches ghosts_;
+  int ranks_ = 1; // in ghosts_.comm
+  // The ghost patches' interiors and boundary fluxes from their owners (none on one rank).
+  std::optional<mpi::HaloExchange> stateExchange_, fluxExchange_;
   ReflectionParity parity_;
   double cfl_;
   MemorySpace space_;

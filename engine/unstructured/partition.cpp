@@ -160,7 +160,7 @@ MeshDescription localDescription(const Mesh& global, const LocalNumbering& ln, i
   return d;
 }
 
-HaloPlan haloPlan(const Mesh& global, std::span<const int> partOfCell, const LocalNumbering& ln) {
+mpi::HaloPlan haloPlan(const Mesh& global, std::span<const int> partOfCell, const LocalNumbering& ln) {
   // Both maps are keyed by the neighbour rank; cells go in ascending local order, which is
   // ascending global order within the owned and within the halo cells.
   std::map<int, std::vector<int>> send, receive;
@@ -182,11 +182,11 @@ HaloPlan haloPlan(const Mesh& global, std::span<const int> partOfCell, const Loc
     receive[partOfCell[std::size_t(ln.globalCell[std::size_t(local)])]].push_back(local);
 
   // Adjacency is symmetric: a rank that owns one of our halo cells has our owned cells in its halo.
-  HaloPlan plan;
+  mpi::HaloPlan plan;
   for (const auto& [rank, cells] : receive) {
     plan.neighbourRanks.push_back(rank);
-    plan.receiveCells.appendRow(cells);
-    plan.sendCells.appendRow(send.at(rank));
+    plan.receiveItems.appendRow(cells);
+    plan.sendItems.appendRow(send.at(rank));
   }
   return plan;
 }

@@ -5,6 +5,7 @@
 #include <span>
 #include <vector>
 
+#include "engine/mpi/halo_plan.hpp"
 #include "engine/unstructured/csr.hpp"
 #include "engine/unstructured/mesh.hpp"
 
@@ -17,16 +18,6 @@ namespace tessera::unstructured {
 // where METIS fails.
 std::vector<int> partitionCells(const Mesh& mesh, int parts);
 
-// Which cell values travel between this rank and the others: row i of sendCells holds the local
-// indices of the owned cells whose values go to neighbourRanks[i]; row i of receiveCells holds the
-// local indices of the halo cells whose values come from neighbourRanks[i]. Both rows of a pair of
-// ranks list the same cells in the same order (ascending global index), so a message needs no
-// indices.
-struct HaloPlan {
-  std::vector<int> neighbourRanks; // ascending
-  Csr sendCells, receiveCells;
-};
-
 // One rank's share of a partitioned mesh. The mesh holds the rank's owned cells (ascending global
 // index) and then its halo cells: the other ranks' cells that share a face with an owned cell
 // (ascending global index). Every face of an owned cell is there with its global tag; a halo cell
@@ -37,7 +28,7 @@ struct LocalMesh {
   int numOwned = 0;
   std::vector<int> globalCell; // local cell -> global cell
   int partitionTag = 0;        // 1 + the largest tag of the global mesh (0 where it has none)
-  HaloPlan halo;
+  mpi::HaloPlan halo; // rows in ascending global cell order
 };
 
 // The local mesh of `rank` under partOfCell (one part per global cell, parts are ranks). Throws

@@ -1,4 +1,4 @@
-// The device halo packing against its host twins (engine/unstructured/halo_pack.hpp), on a random
+// The device halo packing against its host twins (engine/mpi/halo_pack.hpp), on a random
 // cell list with repeats and 5 values per cell: pack and unpack are copies, so the device results
 // equal the host's bitwise. Skipped where no device is visible.
 #include <cstddef>
@@ -8,10 +8,10 @@
 
 #include "engine/device_array.hpp"
 #include "engine/memory.hpp"
-#include "engine/unstructured/halo_pack.hpp"
-#include "engine/unstructured/halo_pack_device.hpp"
+#include "engine/mpi/halo_pack.hpp"
+#include "engine/mpi/halo_pack_device.hpp"
 
-namespace tessera::unstructured {
+namespace tessera::mpi {
 namespace {
 
 constexpr int kWidth = 5;
@@ -79,4 +79,4 @@ TEST(HaloPackDevice, UnpackEqualsTheHostUnpack) {
 }
 
 } // namespace
-} // namespace tessera::unstructured
+} // namespace tessera::mpi

@@ -84,6 +84,15 @@ protected:
            "[time]\nend_time = 0.1\n[output]\ninterval = 0.05\nprogress_every = 0\n";
   }
 
+  // A valid small adaptive case: a Sedov blast off the centre of a box of 4 x 4 patches of 8^2
+  // cells, refined twice.
+  static std::string sedovCase() {
+    return "[mesh]\ndimension = 2\ncells_per_patch = 8\npatches = [4, 4]\n"
+           "[amr]\nmax_level = 2\nregrid_interval = 4\nvariable = \"pressure\"\n"
+           "[initial]\ntype = \"sedov\"\ncenter = [0.4, 0.45]\n"
+           "[time]\nend_time = 0.004\n[output]\ninterval = 0.002\nprogress_every = 0\n";
+  }
+
   static std::string replaced(std::string text, const std::string& from, const std::string& to) {
     return text.replace(text.find(from), from.size(), to);
   }
@@ -367,6 +376,50 @@ TEST_F(TesseraCli, UnstructuredCaseOnTwoRanksTakesTheOneRankSteps) {
       ++outputs;
     }
   EXPECT_GT(outputs, 0);
+}
+
+// A .jsonl field of every step record, in order ("patches", "cells").
+std::vector<long long> stepCounts(const fs::path& logFile, const std::string& field) {
+  std::vector<long long> counts;
+  std::ifstream in(logFile);
+  const std::string key = "\"" + field + "\":";
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t at = line.find(key);
+    if (line.find("\"event\":\"step\"") != std::string::npos && at != std::string::npos)
+      counts.push_back(std::stoll(line.substr(at + key.size())));
+  }
+  return counts;
+}
+
+// tessera on two MPI ranks: the adaptive case takes exactly the one-rank run's steps on the same
+// meshes (every rank computes its patches as one rank would, tests/mpi/test_distributed_amr.cpp),
+// and every output's .pvtu names a piece per rank, each with its rank array.
+TEST_F(TesseraCli, AmrCaseOnTwoRanksTakesTheOneRankSteps) {
+  const std::string caseFile = writeCase(sedovCase()).string();
+  const Result one = run("run " + caseFile + " --set 'output.directory=\"one\"'");
+  ASSERT_EQ(one.exitCode, 0) << one.output;
+  const Result two = run("run " + caseFile + " --set 'output.directory=\"two\"'",
+                         "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+                         "OMP_NUM_THREADS=1 '" TESSERA_MPIEXEC "' -n 2 --oversubscribe");
+  ASSERT_EQ(two.exitCode, 0) << two.output;
+  EXPECT_NE(two.output.find("2 ranks"), std::string::npos) << two.output;
+  const std::vector<double> dtOne = stepSizes(dir_ / "one" / "log.jsonl");
+  ASSERT_FALSE(dtOne.empty());
+  EXPECT_EQ(stepSizes(dir_ / "two" / "log.jsonl"), dtOne);
+  const std::vector<long long> patchesOne = stepCounts(dir_ / "one" / "log.jsonl", "patches");
+  EXPECT_GT(patchesOne.back(), patchesOne.front()) << "the blast did not refine";
+  EXPECT_EQ(stepCounts(dir_ / "two" / "log.jsonl", "patches"), patchesOne);
+  int outputs = 0;
+  for (const auto& entry : fs::directory_iterator(dir_ / "two"))
+    if (entry.path().extension() == ".pvtu") {
+      EXPECT_EQ(occurrences(entry.path(), "<Piece"), 2) << entry.path();
+      fs::path pieces = entry.path();
+      pieces.replace_extension();
+      for (const char* piece : {"rank_0.vtu", "rank_1.vtu"})
+        EXPECT_EQ(occurrences(pieces / piece, "Name=\"rank\""), 1) << pieces / piece;
+      ++outputs;
+    }
+  EXPECT_EQ(outputs, 3);
 }
 
 } // namespace

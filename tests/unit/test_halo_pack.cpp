@@ -1,11 +1,11 @@
-// The host halo packing (engine/unstructured/halo_pack.hpp) against messages and states written
+// The host halo packing (engine/mpi/halo_pack.hpp) against messages and states written
 // out by hand: two values per cell, a cell listed twice, and cells left out of the list.
 #include <gtest/gtest.h>
 #include <vector>
 
-#include "engine/unstructured/halo_pack.hpp"
+#include "engine/mpi/halo_pack.hpp"
 
-namespace tessera::unstructured {
+namespace tessera::mpi {
 namespace {
 
 constexpr int kWidth = 2;
@@ -47,4 +47,4 @@ TEST(HaloPack, AnEmptyListMovesNothing) {
 }
 
 } // namespace
-} // namespace tessera::unstructured
+} // namespace tessera::mpi

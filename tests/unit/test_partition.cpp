@@ -260,8 +260,8 @@ TEST_P(LocalMeshOfEveryRank, PlansListTheCellsEachPairExchanges) {
   for (int a = 0; a < parts; ++a) {
     const LocalMesh& la = locals[std::size_t(a)];
     EXPECT_TRUE(std::is_sorted(la.halo.neighbourRanks.begin(), la.halo.neighbourRanks.end()));
-    ASSERT_EQ(la.halo.sendCells.rows(), int(la.halo.neighbourRanks.size()));
-    ASSERT_EQ(la.halo.receiveCells.rows(), int(la.halo.neighbourRanks.size()));
+    ASSERT_EQ(la.halo.sendItems.rows(), int(la.halo.neighbourRanks.size()));
+    ASSERT_EQ(la.halo.receiveItems.rows(), int(la.halo.neighbourRanks.size()));
     for (int b = 0; b < parts; ++b) {
       // What a sends b: a's cells next to one of b's; what a receives from b: b's cells next to
       // one of a's. Both ascending by global index.
@@ -282,18 +282,18 @@ TEST_P(LocalMeshOfEveryRank, PlansListTheCellsEachPairExchanges) {
         continue;
       }
       ASSERT_GE(row, 0) << a << " misses " << b;
-      EXPECT_EQ(toGlobal(la.halo.sendCells.row(row), la), sent);
-      EXPECT_EQ(toGlobal(la.halo.receiveCells.row(row), la), received);
-      for (int c : la.halo.sendCells.row(row))
+      EXPECT_EQ(toGlobal(la.halo.sendItems.row(row), la), sent);
+      EXPECT_EQ(toGlobal(la.halo.receiveItems.row(row), la), received);
+      for (int c : la.halo.sendItems.row(row))
         EXPECT_LT(c, la.numOwned);
-      for (int c : la.halo.receiveCells.row(row))
+      for (int c : la.halo.receiveItems.row(row))
         EXPECT_GE(c, la.numOwned);
 
       const LocalMesh& lb = locals[std::size_t(b)];
       const int back = planRow(lb, a);
       ASSERT_GE(back, 0) << b << " misses " << a;
-      EXPECT_EQ(toGlobal(la.halo.sendCells.row(row), la),
-                toGlobal(lb.halo.receiveCells.row(back), lb));
+      EXPECT_EQ(toGlobal(la.halo.sendItems.row(row), la),
+                toGlobal(lb.halo.receiveItems.row(back), lb));
     }
   }
 }
@@ -363,8 +363,8 @@ TEST(LocalMesh, OnePartIsTheGlobalMesh) {
   EXPECT_EQ(m.faceArea, global.faceArea);
   EXPECT_EQ(m.faceCentroid, global.faceCentroid);
   EXPECT_TRUE(lm.halo.neighbourRanks.empty());
-  EXPECT_EQ(lm.halo.sendCells.rows(), 0);
-  EXPECT_EQ(lm.halo.receiveCells.rows(), 0);
+  EXPECT_EQ(lm.halo.sendItems.rows(), 0);
+  EXPECT_EQ(lm.halo.receiveItems.rows(), 0);
 }
 
 } // namespace

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <mpi.h>
+#include <optional>
 
 #include "engine/timer.hpp"
 #include "io/config.hpp"
@@ -68,7 +70,9 @@ std::pair<AmrSettings, amr::IndicatorCriterion> readAmr(Config& cfg) {
   return {settings, criterion};
 }
 
-// Runs a case: makeInitial(layout, geometry) gives the initial state of a mesh.
+// Runs a case: makeInitial(layout, geometry) gives the initial state of a mesh. On several MPI
+// ranks every rank steps its patches and writes them as its piece of each output step; rank 0
+// prints, logs and writes the .pvtu and .pvd.
 template <ConservationLaw PDE, class MakeInitial>
 void simulate(Config& cfg, const RunRequest& request, PDE pde, MakeInitial makeInitial,
               const UniformPatchGrid<PDE::kDim>& level0,
@@ -83,55 +87,69 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, MakeInitial makeI
   const MemorySpace space = readBackend(cfg);
   cfg.rejectUnreadKeys(); // every key has been read: anything left is a mistake
 
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const bool lead = rank == 0;
+
   AmrSolver<PDE> amr(MPI_COMM_WORLD, pde, level0.layout(), level0.patchesPerAxis(), level0.lower(),
                      level0.upper(), boundary, settings, criterion, cfl, space);
   amr.initialise(makeInitial);
   PatchSolver<PDE>& solver = amr.solver();
 
-  prepareOutputFolder(cfg, run);
-  io::RunLog log(run.directory / "log.jsonl", run.endTime, request.quiet ? 0 : run.progressEvery);
+  if (lead)
+    prepareOutputFolder(cfg, run);
+  MPI_Barrier(MPI_COMM_WORLD); // the folder exists before any rank writes into it
+  std::optional<io::RunLog> log;
+  if (lead)
+    log.emplace(run.directory / "log.jsonl", run.endTime, request.quiet ? 0 : run.progressEvery);
 
 #if TESSERA_HAS_VTK
-  io::VtkSeriesWriter writer(run.directory, run.name, 0, 1);
+  io::VtkSeriesWriter writer(run.directory, run.name, rank, ranks);
   const auto writeOutput = [&]() {
     if (!run.writeOutput)
       return;
     std::vector<int> levels;
     for (const auto& leaf : amr.forest().leaves())
       levels.push_back(leaf.level);
-    const auto file =
-        writer.write(int(solver.step()), solver.time(),
-                     io::patchMesh<Dim>(solver.layout(), solver.geometry(), levels, 0),
-                     io::cellArrays(solver.pde(), solver.hostState()));
-    log.output(solver.step(), solver.time(), file);
+    const io::PatchMesh mesh = io::patchMesh<Dim>(solver.layout(), solver.geometry(), levels,
+                                                  int(amr.firstGlobalPatch()));
+    const auto arrays = io::cellArrays(solver.pde(), solver.hostState());
+    const auto file = writeRankZeroLast(
+        [&] { return writer.write(int(solver.step()), solver.time(), mesh, arrays); });
+    if (log)
+      log->output(solver.step(), solver.time(), file);
   };
 #else
-  if (run.writeOutput)
+  if (run.writeOutput && lead)
     std::printf("note: this build has no VTK output (TESSERA_ENABLE_VTK=OFF); writing none\n");
   const auto writeOutput = [] {};
 #endif
 
-  std::printf("tessera: %s, %dD, %d patches of %d^%d cells on levels %d to %d, %lld cells, "
-              "CFL %.3g, to t = %g\n",
-              request.caseFile.string().c_str(), Dim, solver.numPatches(),
-              solver.layout().cellsPerAxis, Dim, settings.minLevel, amr.finestLevel(),
-              solver.numCells(), cfl, run.endTime);
+  if (lead)
+    std::printf("tessera: %s, %dD, %lld patches of %d^%d cells on levels %d to %d, %lld cells, "
+                "%d rank%s, CFL %.3g, to t = %g\n",
+                request.caseFile.string().c_str(), Dim, amr.globalPatches(),
+                solver.layout().cellsPerAxis, Dim, settings.minLevel, amr.finestLevel(),
+                amr.globalCells(), ranks, ranks == 1 ? "" : "s", cfl, run.endTime);
   writeOutput();
   OutputSchedule schedule(run);
   while (schedule.running(solver.time(), solver.step())) {
     Stopwatch watch;
     const double dt = amr.stepToward(schedule.next(), schedule.slack());
     const bool reachesOutput = schedule.reached(solver.time());
-    log.step({solver.step(), solver.time(), dt, solver.numPatches(), solver.numCells(),
-              amr.finestLevel() + 1, watch.seconds()});
+    if (log)
+      log->step({solver.step(), solver.time(), dt, int(amr.globalPatches()), amr.globalCells(),
+                 amr.finestLevel() + 1, watch.seconds()});
     if (reachesOutput)
       writeOutput();
   }
   writeOutput();
-  log.finish(
-      solver.step(), solver.time(),
-      {solver.times().halo, solver.times().update, solver.times().reflux, amr.regridSeconds()});
-  if (schedule.beforeEnd(solver.time()))
+  if (log)
+    log->finish(
+        solver.step(), solver.time(),
+        {solver.times().halo, solver.times().update, solver.times().reflux, amr.regridSeconds()});
+  if (lead && schedule.beforeEnd(solver.time()))
     std::printf("stopped at time.max_steps = %lld before time.end_time\n", run.maxSteps);
 }
 
@@ -172,7 +190,7 @@ void runEuler(Config& cfg, const RunRequest& request) {
     simulate(
         cfg, request, pde,
         [ic](const PatchLayout<Dim>& layout, std::span<const PatchGeometry<Dim>> geometry) mutable {
-          ic.placeOn(layout, geometry);
+          ic.placeOn(layout, geometry, MPI_COMM_WORLD);
           return ic;
         },
         grid, boundary);

@@ -2,6 +2,7 @@
 // What every kind of case shares: the [time], [output] and [run] settings, the output folder with
 // the effective configuration, and the schedule of output times.
 #include <filesystem>
+#include <mpi.h>
 #include <string>
 
 #include "engine/memory.hpp"
@@ -31,6 +32,21 @@ MemorySpace readBackend(io::Config& cfg);
 
 // Creates the output folder and writes the effective configuration into it.
 void prepareOutputFolder(const io::Config& cfg, const RunSettings& run);
+
+// Calls writeStep() on every rank of MPI_COMM_WORLD, rank 0 last: its call writes the .pvtu that
+// names the other ranks' pieces, which must exist by then (io/vtk_output.hpp).
+template <class WriteStep>
+auto writeRankZeroLast(WriteStep&& writeStep) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    return writeStep();
+  }
+  auto written = writeStep();
+  MPI_Barrier(MPI_COMM_WORLD);
+  return written;
+}
 
 // Steps end exactly on output times (multiples of the interval, not a running sum that drifts)
 // and on the end time; a relative slack absorbs round-off.

@@ -131,7 +131,8 @@ void runExplicit(Solver& solver, double cfl, int faces, const Config& cfg,
   const auto writeOutput = [&] {
     if (!run.writeOutput)
       return;
-    const auto file = writeCells(writer, solver.step(), solver.time(), solver);
+    const auto file = writeRankZeroLast(
+        [&] { return writeCells(writer, solver.step(), solver.time(), solver); });
     if (log)
       log->output(solver.step(), solver.time(), file);
   };

@@ -1,14 +1,14 @@
-#include "engine/unstructured/halo_exchange.hpp"
+#include "engine/mpi/halo_exchange.hpp"
 
 #include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
-#include "engine/unstructured/halo_pack.hpp"
-#include "engine/unstructured/halo_pack_device.hpp"
+#include "engine/mpi/halo_pack.hpp"
+#include "engine/mpi/halo_pack_device.hpp"
 
-namespace tessera::unstructured {
+namespace tessera::mpi {
 namespace {
 
 // One tag for every halo message: a pair of ranks exchanges at most one message each way per
@@ -31,10 +31,10 @@ MemorySpace checkedSpace(MemorySpace space) {
   return space;
 }
 
-// The device path's copies of the plan's cell lists and its packed messages; the host path reads
+// The device path's copies of the plan's item lists and its packed messages; the host path reads
 // the plan and the host buffers and needs none.
-DeviceArray<int> deviceCells(const std::vector<int>& cells, MemorySpace space) {
-  return space == MemorySpace::Device ? toDevice(cells) : DeviceArray<int>();
+DeviceArray<int> deviceItems(const std::vector<int>& items, MemorySpace space) {
+  return space == MemorySpace::Device ? toDevice(items) : DeviceArray<int>();
 }
 DeviceArray<double> deviceBuffer(std::size_t size, MemorySpace space) {
   return space == MemorySpace::Device ? DeviceArray<double>(size, space) : DeviceArray<double>();
@@ -42,20 +42,20 @@ DeviceArray<double> deviceBuffer(std::size_t size, MemorySpace space) {
 
 } // namespace
 
-HaloExchange::HaloExchange(MPI_Comm comm, HaloPlan plan, int valuesPerCell, MemorySpace space)
-    : comm_(comm), plan_(std::move(plan)), width_(valuesPerCell), space_(checkedSpace(space)),
-      sendBuffer_(plan_.sendCells.indices.size() * std::size_t(valuesPerCell)),
-      receiveBuffer_(plan_.receiveCells.indices.size() * std::size_t(valuesPerCell)),
+HaloExchange::HaloExchange(MPI_Comm comm, HaloPlan plan, int valuesPerItem, MemorySpace space)
+    : comm_(comm), plan_(std::move(plan)), width_(valuesPerItem), space_(checkedSpace(space)),
+      sendBuffer_(plan_.sendItems.indices.size() * std::size_t(valuesPerItem)),
+      receiveBuffer_(plan_.receiveItems.indices.size() * std::size_t(valuesPerItem)),
       requests_(2 * plan_.neighbourRanks.size()),
-      deviceSendCells_(deviceCells(plan_.sendCells.indices, space_)),
-      deviceReceiveCells_(deviceCells(plan_.receiveCells.indices, space_)),
+      deviceSendItems_(deviceItems(plan_.sendItems.indices, space_)),
+      deviceReceiveItems_(deviceItems(plan_.receiveItems.indices, space_)),
       deviceSendBuffer_(deviceBuffer(sendBuffer_.size(), space_)),
       deviceReceiveBuffer_(deviceBuffer(receiveBuffer_.size(), space_)) {
-  if (valuesPerCell < 1)
-    throw std::invalid_argument("HaloExchange: " + std::to_string(valuesPerCell) +
-                                " values per cell");
+  if (valuesPerItem < 1)
+    throw std::invalid_argument("HaloExchange: " + std::to_string(valuesPerItem) +
+                                " values per item");
   const std::size_t ranks = plan_.neighbourRanks.size();
-  if (plan_.sendCells.rows() != int(ranks) || plan_.receiveCells.rows() != int(ranks))
+  if (plan_.sendItems.rows() != int(ranks) || plan_.receiveItems.rows() != int(ranks))
     throw std::invalid_argument("HaloExchange: the plan's send and receive rows do not match its " +
                                 std::to_string(ranks) + " neighbour ranks");
 }
@@ -68,9 +68,9 @@ void HaloExchange::exchange(double* values) {
   }
 #endif
   postReceives();
-  packHaloValues(values, plan_.sendCells.indices, width_, sendBuffer_.data());
+  packHaloValues(values, plan_.sendItems.indices, width_, sendBuffer_.data());
   sendAndWait();
-  unpackHaloValues(receiveBuffer_.data(), plan_.receiveCells.indices, width_, values);
+  unpackHaloValues(receiveBuffer_.data(), plan_.receiveItems.indices, width_, values);
 }
 
 #if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
@@ -78,23 +78,23 @@ void HaloExchange::exchange(double* values) {
 // kernel runs after the copy to the device, before any later work on the default stream.
 void HaloExchange::exchangeThroughHost(double* values) {
   postReceives();
-  packHaloValuesDevice(values, deviceSendCells_.data(), int(deviceSendCells_.size()), width_,
+  packHaloValuesDevice(values, deviceSendItems_.data(), int(deviceSendItems_.size()), width_,
                        deviceSendBuffer_.data());
   copyBytes(sendBuffer_.data(), MemorySpace::Host, deviceSendBuffer_.data(), MemorySpace::Device,
             deviceSendBuffer_.bytes());
   sendAndWait();
   copyBytes(deviceReceiveBuffer_.data(), MemorySpace::Device, receiveBuffer_.data(),
             MemorySpace::Host, deviceReceiveBuffer_.bytes());
-  unpackHaloValuesDevice(deviceReceiveBuffer_.data(), deviceReceiveCells_.data(),
-                         int(deviceReceiveCells_.size()), width_, values);
+  unpackHaloValuesDevice(deviceReceiveBuffer_.data(), deviceReceiveItems_.data(),
+                         int(deviceReceiveItems_.size()), width_, values);
 }
 #endif
 
 void HaloExchange::postReceives() {
   const std::size_t width = std::size_t(width_);
   for (std::size_t i = 0; i < plan_.neighbourRanks.size(); ++i) {
-    const int first = plan_.receiveCells.offsets[i];
-    const int count = plan_.receiveCells.offsets[i + 1] - first;
+    const int first = plan_.receiveItems.offsets[i];
+    const int count = plan_.receiveItems.offsets[i + 1] - first;
     check(MPI_Irecv(receiveBuffer_.data() + std::size_t(first) * width, count * width_, MPI_DOUBLE,
                     plan_.neighbourRanks[i], kHaloTag, comm_, &requests_[i]),
           "MPI_Irecv");
@@ -105,8 +105,8 @@ void HaloExchange::sendAndWait() {
   const std::size_t ranks = plan_.neighbourRanks.size();
   const std::size_t width = std::size_t(width_);
   for (std::size_t i = 0; i < ranks; ++i) {
-    const int first = plan_.sendCells.offsets[i];
-    const int count = plan_.sendCells.offsets[i + 1] - first;
+    const int first = plan_.sendItems.offsets[i];
+    const int count = plan_.sendItems.offsets[i + 1] - first;
     check(MPI_Isend(sendBuffer_.data() + std::size_t(first) * width, count * width_, MPI_DOUBLE,
                     plan_.neighbourRanks[i], kHaloTag, comm_, &requests_[ranks + i]),
           "MPI_Isend");
@@ -114,4 +114,4 @@ void HaloExchange::sendAndWait() {
   check(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
 }
 
-} // namespace tessera::unstructured
+} // namespace tessera::mpi

@@ -1,11 +1,11 @@
 #pragma once
-// The halo exchange of a partitioned unstructured mesh over MPI
-// (engine/unstructured/partition.hpp): the owned cells' values that the plan names go to the ranks
-// that hold those cells as halo cells, and the halo cells' values are overwritten with what their
-// owners send.
+// The halo exchange over MPI (halo_plan.hpp): the owned items' values that the plan names go to
+// the ranks that hold copies of those items, and the copies' values are overwritten with what
+// their owners send. The items are the cells of a partitioned unstructured mesh
+// (engine/unstructured/partition.hpp) or the patches of a forest (amr/forest_exchange.hpp).
 //
 // The values live in the exchange's memory space. On the host the messages are packed from them
-// and unpacked into them directly. On the device the plan's cell lists live in device memory, the
+// and unpacked into them directly. On the device the plan's item lists live in device memory, the
 // messages are packed and unpacked there (halo_pack_device.hpp), and only the packed messages
 // cross to and from host buffers, which MPI sends and receives: MPI need not be GPU-aware (not
 // every MPI build can take device pointers), and packing on the device moves just the halo values
@@ -15,15 +15,15 @@
 
 #include "engine/device_array.hpp"
 #include "engine/memory.hpp"
-#include "engine/unstructured/partition.hpp"
+#include "engine/mpi/halo_plan.hpp"
 
-namespace tessera::unstructured {
+namespace tessera::mpi {
 
 class HaloExchange {
 public:
-  // valuesPerCell doubles per cell, cell-major: cell c's values at [c * valuesPerCell, ...), in
+  // valuesPerItem doubles per item, item-major: item i's values at [i * valuesPerItem, ...), in
   // `space`. Throws std::logic_error for MemorySpace::Device in a build without a device back end.
-  HaloExchange(MPI_Comm comm, HaloPlan plan, int valuesPerCell,
+  HaloExchange(MPI_Comm comm, HaloPlan plan, int valuesPerItem,
                MemorySpace space = MemorySpace::Host);
 
   // Collective over the ranks of the plan. Every rank posts its receives, then its sends, and
@@ -48,9 +48,9 @@ private:
   MemorySpace space_;
   std::vector<double> sendBuffer_, receiveBuffer_; // the MPI messages, in host memory
   std::vector<MPI_Request> requests_;
-  // Device space only (empty on the host): the plan's cell lists and the packed messages.
-  DeviceArray<int> deviceSendCells_, deviceReceiveCells_;
+  // Device space only (empty on the host): the plan's item lists and the packed messages.
+  DeviceArray<int> deviceSendItems_, deviceReceiveItems_;
   DeviceArray<double> deviceSendBuffer_, deviceReceiveBuffer_;
 };
 
-} // namespace tessera::unstructured
+} // namespace tessera::mpi

@@ -1,0 +1,55 @@
+// Device halo packing: thread i moves value i of the message, value i % width of item
+// items[i / width], so consecutive threads read or write the consecutive values of one item.
+#include <cstddef>
+
+#include "engine/gpu_runtime.hpp"
+#include "engine/mpi/halo_pack_device.hpp"
+
+namespace tessera::mpi {
+namespace {
+
+constexpr int kThreadsPerBlock = 256;
+
+__global__ void packKernel(const double* values, const int* items, std::size_t count, int width,
+                           double* packed) {
+  const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= count)
+    return;
+  const std::size_t w = std::size_t(width);
+  packed[i] = values[std::size_t(items[i / w]) * w + i % w];
+}
+
+__global__ void unpackKernel(const double* packed, const int* items, std::size_t count, int width,
+                             double* values) {
+  const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= count)
+    return;
+  const std::size_t w = std::size_t(width);
+  values[std::size_t(items[i / w]) * w + i % w] = packed[i];
+}
+
+int blocksFor(std::size_t count) {
+  return int((count + kThreadsPerBlock - 1) / kThreadsPerBlock);
+}
+
+} // namespace
+
+void packHaloValuesDevice(const double* values, const int* items, int numItems, int width,
+                          double* packed) {
+  const std::size_t count = std::size_t(numItems) * std::size_t(width);
+  if (count == 0)
+    return;
+  packKernel<<<blocksFor(count), kThreadsPerBlock>>>(values, items, count, width, packed);
+  TESSERA_GPU_CHECK_LAUNCH();
+}
+
+void unpackHaloValuesDevice(const double* packed, const int* items, int numItems, int width,
+                            double* values) {
+  const std::size_t count = std::size_t(numItems) * std::size_t(width);
+  if (count == 0)
+    return;
+  unpackKernel<<<blocksFor(count), kThreadsPerBlock>>>(packed, items, count, width, values);
+  TESSERA_GPU_CHECK_LAUNCH();
+}
+
+} // namespace tessera::mpi
