@@ -7,9 +7,11 @@
 
 #include "amr/forest.hpp"
 #include "engine/mpi/rank_count.hpp"
+#include "engine/mpi/value_plan.hpp"
 #include "patches/boundary.hpp"
 #include "patches/flux_register.hpp"
 #include "patches/ghost_patches.hpp"
+#include "patches/ghost_reads.hpp"
 #include "patches/halo_plan.hpp"
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
@@ -86,22 +88,33 @@ std::vector<RefluxOp<Dim>> forestRefluxPlan(const Forest<Dim>& forest,
                               int(forest.leaves().size()));
 }
 
-// The ghost patches of this rank (none on one rank). Collective: whether fluxes travel is decided
-// by all ranks together, from each rank's reflux plan.
+// The ghost patches of this rank (none on one rank) and the values of them that the plans (built
+// by forestHaloPlan and forestRefluxPlan) read. Collective.
 template <int Dim>
-GhostPatches ghostPatches(const Forest<Dim>& forest, const std::vector<RefluxOp<Dim>>& refluxPlan) {
+GhostPatches ghostPatches(const Forest<Dim>& forest, const PatchLayout<Dim>& layout,
+                          const HaloPlan<Dim>& haloPlan,
+                          const std::vector<RefluxOp<Dim>>& refluxPlan) {
   GhostPatches ghosts;
   ghosts.comm = forest.comm();
-  ghosts.count = int(forest.ghostLeaves().size());
-  ghosts.plan = forest.ghostExchangePlan();
   if (mpi::rankCount(ghosts.comm) == 1)
     return ghosts;
+  ghosts.count = int(forest.ghostLeaves().size());
   const int owned = int(forest.leaves().size());
-  int readsGhostFluxes = 0;
-  for (const RefluxOp<Dim>& op : refluxPlan)
-    readsGhostFluxes = readsGhostFluxes || op.finePatch >= owned;
-  MPI_Allreduce(MPI_IN_PLACE, &readsGhostFluxes, 1, MPI_INT, MPI_LOR, ghosts.comm);
-  ghosts.exchangeFluxes = readsGhostFluxes != 0;
+  const mpi::HaloPlan patches = forest.ghostExchangePlan();
+  // The plan receives the ghosts in their own order (item owned + g for ghost g).
+  ghosts.state = mpi::valuePlan(ghosts.comm, patches,
+                                haloPlanReads(haloPlan, layout, owned, ghosts.count),
+                                layout.patchStride());
+  const auto fluxReads = refluxPlanReads<Dim>(refluxPlan, layout, owned, ghosts.count);
+  int readsFluxes = 0;
+  for (const auto& reads : fluxReads)
+    readsFluxes = readsFluxes || !reads.empty();
+  MPI_Allreduce(MPI_IN_PLACE, &readsFluxes, 1, MPI_INT, MPI_LOR, ghosts.comm);
+  ghosts.exchangeFluxes = readsFluxes != 0;
+  if (ghosts.exchangeFluxes)
+    ghosts.fluxes = mpi::valuePlan(ghosts.comm, patches, fluxReads,
+                                   FluxRegisterLayout<Dim>{layout.cellsPerAxis, layout.numVars}
+                                       .patchStride());
   return ghosts;
 }
 

@@ -2,7 +2,7 @@
 // Ghost patches: on several MPI ranks, the copies of other ranks' patches that this rank's halos
 // and refluxing read. A rank stores them after its own patches; each step their interiors come
 // from their owners before the halos are filled, and, where a coarse patch meets a finer ghost,
-// the ghost's boundary fluxes before refluxing.
+// the ghost's boundary fluxes before refluxing; of both, only the values this rank reads.
 #include <mpi.h>
 
 #include "engine/mpi/halo_plan.hpp"
@@ -12,11 +12,12 @@ namespace tessera {
 struct GhostPatches {
   MPI_Comm comm = MPI_COMM_SELF;
   int count = 0; // stored after the owned patches
-  // Items are patches: the owned ones, then the ghosts. Which owned patches go to which rank, and
-  // which ghost slots the copies from each rank fill.
-  mpi::HaloPlan plan;
-  // Whether the boundary fluxes of the plan's patches travel too: some rank corrects one of its
-  // coarse patches by the fluxes of a finer ghost. Every rank must agree.
+  // The values that travel each step, as indices into the state (patches: the owned ones, then
+  // the ghosts) and into the flux registers: the interior cells the halo plan reads of each
+  // ghost, and the faces refluxing reads of each finer ghost (engine/mpi/value_plan.hpp).
+  mpi::HaloPlan state, fluxes;
+  // Whether fluxes travel at all: some rank corrects a coarse patch by a finer ghost's fluxes.
+  // Every rank must agree.
   bool exchangeFluxes = false;
 };
 

@@ -139,11 +139,12 @@ public:
 private:
   // The solver on the forest as constructed.
   PatchSolver<PDE> solverOnForest(const PDE& pde, double cfl, MemorySpace space) const {
+    auto haloPlan = amr::forestHaloPlan(forest_, layout_, boundary_);
     auto refluxPlan = amr::forestRefluxPlan(forest_, boundary_);
-    auto ghosts = amr::ghostPatches(forest_, refluxPlan);
+    auto ghosts = amr::ghostPatches(forest_, layout_, haloPlan, refluxPlan);
     return PatchSolver<PDE>(pde, layout_, amr::leafGeometry(forest_, layout_, lower_, upper_),
-                            amr::forestHaloPlan(forest_, layout_, boundary_), cfl,
-                            std::move(refluxPlan), space, std::move(ghosts));
+                            std::move(haloPlan), cfl, std::move(refluxPlan), space,
+                            std::move(ghosts));
   }
 
   // The counts over all ranks that the getters above report.
@@ -214,7 +215,7 @@ private:
       geometry = amr::leafGeometry(forest_, layout_, lower_, upper_);
       haloPlan = amr::forestHaloPlan(forest_, layout_, boundary_);
       refluxPlan = amr::forestRefluxPlan(forest_, boundary_);
-      ghosts = amr::ghostPatches(forest_, refluxPlan);
+      ghosts = amr::ghostPatches(forest_, layout_, haloPlan, refluxPlan);
     }
     ScopedTimer t(regridTimes_.remesh);
     solver_.remesh(std::move(geometry), std::move(haloPlan), std::move(refluxPlan),

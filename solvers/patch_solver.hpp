@@ -306,10 +306,11 @@ private:
         DeviceArray<double>(keepsFluxes ? storedPatches() * registers.patchStride() : 0, space_);
     stateExchange_.reset();
     fluxExchange_.reset();
-    if (ghosts_.count > 0 || !ghosts_.plan.neighbourRanks.empty())
-      stateExchange_.emplace(ghosts_.comm, ghosts_.plan, int(layout_.patchStride()), space_);
-    if (ghosts_.exchangeFluxes)
-      fluxExchange_.emplace(ghosts_.comm, ghosts_.plan, int(registers.patchStride()), space_);
+    if (ranks_ > 1) {
+      stateExchange_.emplace(ghosts_.comm, ghosts_.state, 1, space_);
+      if (ghosts_.exchangeFluxes)
+        fluxExchange_.emplace(ghosts_.comm, ghosts_.fluxes, 1, space_);
+    }
     refluxedPatches_.clear();
     for (const RefluxOp<kDim>& op : refluxPlan_)
       refluxedPatches_.push_back(op.coarsePatch);
