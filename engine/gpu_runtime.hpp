@@ -9,6 +9,8 @@ inline constexpr gpuError_t gpuSuccess = cudaSuccess;
 #define gpuGetLastError cudaGetLastError
 #define gpuMalloc cudaMalloc
 #define gpuFree cudaFree
+#define gpuMallocHost cudaMallocHost
+#define gpuFreeHost cudaFreeHost
 #define gpuMemcpy cudaMemcpy
 #define gpuMemcpyDefault cudaMemcpyDefault
 #define gpuDeviceSynchronize cudaDeviceSynchronize
@@ -22,6 +24,20 @@ inline constexpr gpuError_t gpuSuccess = cudaSuccess;
 #define gpuDeviceGetDefaultMemPool cudaDeviceGetDefaultMemPool
 #define gpuMemPoolSetAttribute cudaMemPoolSetAttribute
 #define gpuMemPoolAttrReleaseThreshold cudaMemPoolAttrReleaseThreshold
+using gpuStream_t = cudaStream_t;
+using gpuEvent_t = cudaEvent_t;
+#define gpuStreamCreateWithFlags cudaStreamCreateWithFlags
+#define gpuStreamNonBlocking cudaStreamNonBlocking
+#define gpuStreamDestroy cudaStreamDestroy
+#define gpuStreamSynchronize cudaStreamSynchronize
+#define gpuStreamWaitEvent cudaStreamWaitEvent
+#define gpuEventCreateWithFlags cudaEventCreateWithFlags
+#define gpuEventDisableTiming cudaEventDisableTiming
+#define gpuEventRecord cudaEventRecord
+#define gpuEventDestroy cudaEventDestroy
+#define gpuMemcpyAsync cudaMemcpyAsync
+#define gpuMemcpyDeviceToHost cudaMemcpyDeviceToHost
+#define gpuMemcpyHostToDevice cudaMemcpyHostToDevice
 using gpuMemPool_t = cudaMemPool_t;
 #elif defined(TESSERA_BACKEND_HIP)
 #include <hip/hip_runtime.h>
@@ -31,6 +47,8 @@ inline constexpr gpuError_t gpuSuccess = hipSuccess;
 #define gpuGetLastError hipGetLastError
 #define gpuMalloc hipMalloc
 #define gpuFree hipFree
+#define gpuMallocHost hipHostMalloc
+#define gpuFreeHost hipHostFree
 #define gpuMemcpy hipMemcpy
 #define gpuMemcpyDefault hipMemcpyDefault
 #define gpuDeviceSynchronize hipDeviceSynchronize
@@ -44,6 +62,20 @@ inline constexpr gpuError_t gpuSuccess = hipSuccess;
 #define gpuDeviceGetDefaultMemPool hipDeviceGetDefaultMemPool
 #define gpuMemPoolSetAttribute hipMemPoolSetAttribute
 #define gpuMemPoolAttrReleaseThreshold hipMemPoolAttrReleaseThreshold
+using gpuStream_t = hipStream_t;
+using gpuEvent_t = hipEvent_t;
+#define gpuStreamCreateWithFlags hipStreamCreateWithFlags
+#define gpuStreamNonBlocking hipStreamNonBlocking
+#define gpuStreamDestroy hipStreamDestroy
+#define gpuStreamSynchronize hipStreamSynchronize
+#define gpuStreamWaitEvent hipStreamWaitEvent
+#define gpuEventCreateWithFlags hipEventCreateWithFlags
+#define gpuEventDisableTiming hipEventDisableTiming
+#define gpuEventRecord hipEventRecord
+#define gpuEventDestroy hipEventDestroy
+#define gpuMemcpyAsync hipMemcpyAsync
+#define gpuMemcpyDeviceToHost hipMemcpyDeviceToHost
+#define gpuMemcpyHostToDevice hipMemcpyHostToDevice
 using gpuMemPool_t = hipMemPool_t;
 #else
 #error "engine/gpu_runtime.hpp is for CUDA or HIP builds only"

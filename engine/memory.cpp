@@ -107,6 +107,28 @@ void copyBytes(void* dst, MemorySpace dstSpace, const void* src, MemorySpace src
 #endif
 }
 
+void* allocatePinnedBytes(std::size_t bytes) {
+  if (bytes == 0)
+    return nullptr;
+#if TESSERA_HAS_DEVICE
+  void* p = nullptr;
+  TESSERA_GPU_CHECK(gpuMallocHost(&p, bytes));
+  return p;
+#else
+  return allocateBytes(bytes, MemorySpace::Host);
+#endif
+}
+
+void freePinnedBytes(void* p) noexcept {
+  if (!p)
+    return;
+#if TESSERA_HAS_DEVICE
+  (void)gpuFreeHost(p); // noexcept: a failure here has nowhere to go
+#else
+  freeBytes(p, MemorySpace::Host);
+#endif
+}
+
 void synchronizeDevice() {
 #if TESSERA_HAS_DEVICE
   TESSERA_GPU_CHECK(gpuDeviceSynchronize());

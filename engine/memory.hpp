@@ -1,6 +1,7 @@
 #pragma once
 // Raw allocation and copies in the host and device memory spaces. DeviceArray builds on these.
 #include <cstddef>
+#include <memory>
 #include <string_view>
 
 namespace tessera {
@@ -18,6 +19,28 @@ void* allocateBytes(std::size_t bytes, MemorySpace space);
 void freeBytes(void* p, MemorySpace space) noexcept;
 void copyBytes(void* dst, MemorySpace dstSpace, const void* src, MemorySpace srcSpace,
                std::size_t bytes);
+
+// Page-locked host memory, which copies to and from the device move at the link's full speed:
+// for host buffers that cross every step (staged halo messages). Plain host memory in a build
+// without a device back end.
+void* allocatePinnedBytes(std::size_t bytes);
+void freePinnedBytes(void* p) noexcept;
+
+// A host array of doubles in page-locked memory; move-only.
+class PinnedDoubles {
+public:
+  explicit PinnedDoubles(std::size_t size = 0)
+      : size_(size), data_(static_cast<double*>(allocatePinnedBytes(size * sizeof(double)))) {}
+  double* data() { return data_.get(); }
+  std::size_t size() const { return size_; }
+
+private:
+  struct Free {
+    void operator()(double* p) const noexcept { freePinnedBytes(p); }
+  };
+  std::size_t size_;
+  std::unique_ptr<double[], Free> data_;
+};
 
 // Waits for all device work (a no-op without a device back end); for timing on the host clock.
 void synchronizeDevice();

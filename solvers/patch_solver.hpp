@@ -11,7 +11,9 @@
 // On several MPI ranks each rank steps its own patches and stores after them the ghost patches
 // its halos read (patches/ghost_patches.hpp): numPatches() counts the owned patches only. A step
 // then brings the ghosts' interiors over before the halo fill and, where refluxing needs them,
-// their boundary fluxes before the correction; dt is the minimum over the ranks. The device functions are compiled for the PDEs
+// their boundary fluxes before the correction; dt is the minimum over the ranks. The ghost
+// messages travel while the inner patches, whose halos read no ghost, are filled and updated;
+// the outer patches follow once the ghosts have arrived. The device functions are compiled for the PDEs
 // Tessera ships (solvers/*_device.cu); another PDE instantiates them in its own .cu file.
 #include <algorithm>
 #include <memory>
@@ -159,21 +161,25 @@ public:
   void advance(double dt) {
     const bool refluxing = !refluxPlan_.empty();
     const bool keepsFluxes = refluxing || ghosts_.exchangeFluxes;
-    if (!halosFilled_) {
-      ScopedTimer t(times_.halo);
-      fillCurrentHalos();
-      waitForTimer();
-    }
-    {
+    double* const fluxes = keepsFluxes ? fluxRegister_.data() : nullptr;
+    if (!halosFilled_ && stateExchange_) {
+      // Halo fill and update in one phase: they overlap the ghost messages.
       ScopedTimer t(times_.update);
-      if (space_ == MemorySpace::Host) {
-        rusanovUpdateHost(pde_, layout_, geometry(), current_.data(), next_.data(), dt,
-                          patchLambda_.data(), keepsFluxes ? fluxRegister_.data() : nullptr);
-      } else if constexpr (kDeviceBuilt) {
-        rusanovUpdateDevice(pde_, layout_, device_->geometry.data(), numPatches(), current_.data(),
-                            next_.data(), dt, patchLambda_.data(),
-                            keepsFluxes ? fluxRegister_.data() : nullptr);
+      stateExchange_->start(current_.data());
+      fillHalosOf(split_.innerHalo, device_ ? &device_->innerHalo : nullptr);
+      updatePatches(dt, &split_.inner, device_ ? &device_->innerPatches : nullptr, fluxes);
+      stateExchange_->finish(current_.data());
+      fillHalosOf(split_.outerHalo, device_ ? &device_->outerHalo : nullptr);
+      updatePatches(dt, &split_.outer, device_ ? &device_->outerPatches : nullptr, fluxes);
+      waitForTimer();
+    } else {
+      if (!halosFilled_) {
+        ScopedTimer t(times_.halo);
+        fillCurrentHalos();
+        waitForTimer();
       }
+      ScopedTimer t(times_.update);
+      updatePatches(dt, nullptr, nullptr, fluxes);
       waitForTimer();
     }
     if (ghosts_.exchangeFluxes) {
@@ -287,8 +293,57 @@ private:
     DeviceArray<PatchGeometry<kDim>> geometry;
     DeviceHaloPlan<kDim> halo;
     DeviceRefluxPlan<kDim> reflux;
+    // With ghost patches: the halo plan and the patches split by GhostSplit.
+    DeviceHaloPlan<kDim> innerHalo, outerHalo;
+    DeviceArray<int> innerPatches, outerPatches;
     DeviceTimeStep<kDim> timeStep;
   };
+
+  // The owned patches by what their halos read: the inner ones only owned patches, the outer ones
+  // ghosts too; and the halo plan split alike.
+  struct GhostSplit {
+    std::vector<int> inner, outer;
+    HaloPlan<kDim> innerHalo, outerHalo;
+  };
+
+  void splitByGhostReads() {
+    split_ = GhostSplit{};
+    std::vector<char> outer(std::size_t(numPatches()), 0);
+    for (const HaloOp<kDim>& op : plan_.ops)
+      if (op.source != HaloSource::Fixed && op.srcPatch >= numPatches())
+        outer[std::size_t(op.dstPatch)] = 1;
+    for (int p = 0; p < numPatches(); ++p)
+      (outer[std::size_t(p)] ? split_.outer : split_.inner).push_back(p);
+    split_.innerHalo.inflowStates = split_.outerHalo.inflowStates = plan_.inflowStates;
+    for (const HaloOp<kDim>& op : plan_.ops)
+      (outer[std::size_t(op.dstPatch)] ? split_.outerHalo : split_.innerHalo).ops.push_back(op);
+  }
+
+  // Fills the halos of one part of the plan (device: its uploaded twin).
+  void fillHalosOf(const HaloPlan<kDim>& part, const DeviceHaloPlan<kDim>* onDevice) {
+    if (space_ == MemorySpace::Host)
+      fillHalos(part, layout_, parity_, current_.data());
+    else if constexpr (kDeviceBuilt)
+      onDevice->fill(current_.data());
+  }
+
+  // The fused update of the listed patches (device: the list's uploaded twin), or of every owned
+  // patch without a list.
+  void updatePatches(double dt, const std::vector<int>* patches, const DeviceArray<int>* onDevice,
+                     double* fluxes) {
+    const int count = patches ? int(patches->size()) : numPatches();
+    if (count == 0)
+      return;
+    if (space_ == MemorySpace::Host) {
+      rusanovUpdateHost(pde_, layout_, geometry(), current_.data(), next_.data(), dt,
+                        patchLambda_.data(), fluxes,
+                        patches ? std::span<const int>(*patches) : std::span<const int>());
+    } else if constexpr (kDeviceBuilt) {
+      rusanovUpdateDevice(pde_, layout_, device_->geometry.data(), count, current_.data(),
+                          next_.data(), dt, patchLambda_.data(), fluxes,
+                          patches ? onDevice->data() : nullptr);
+    }
+  }
 
   // Everything that follows from the patches, except the current state (its caller's).
   void setPatches(std::vector<PatchGeometry<kDim>> geometry, HaloPlan<kDim> plan,
@@ -307,6 +362,7 @@ private:
     stateExchange_.reset();
     fluxExchange_.reset();
     if (ranks_ > 1) {
+      splitByGhostReads();
       stateExchange_.emplace(ghosts_.comm, ghosts_.state, 1, space_);
       if (ghosts_.exchangeFluxes)
         fluxExchange_.emplace(ghosts_.comm, ghosts_.fluxes, 1, space_);
@@ -323,6 +379,12 @@ private:
       if constexpr (kDeviceBuilt) {
         device_->halo = DeviceHaloPlan<kDim>(plan_, layout_, parity_);
         device_->reflux = DeviceRefluxPlan<kDim>(refluxPlan_, layout_);
+        if (ranks_ > 1) {
+          device_->innerHalo = DeviceHaloPlan<kDim>(split_.innerHalo, layout_, parity_);
+          device_->outerHalo = DeviceHaloPlan<kDim>(split_.outerHalo, layout_, parity_);
+          device_->innerPatches = toDevice(split_.inner);
+          device_->outerPatches = toDevice(split_.outer);
+        }
       }
     }
   }
@@ -349,7 +411,8 @@ private:
   std::vector<RefluxOp<kDim>> refluxPlan_;
   std::vector<int> refluxedPatches_; // coarse patches the reflux plan corrects
   GhostPatches ghosts_;
-  int ranks_ = 1; // in ghosts_.comm
+  GhostSplit split_; // with ghost patches only
+  int ranks_ = 1;    // in ghosts_.comm
   // The ghost patches' interiors and boundary fluxes from their owners (none on one rank).
   std::optional<mpi::HaloExchange> stateExchange_, fluxExchange_;
   ReflectionParity parity_;

@@ -185,7 +185,8 @@ template <class PDE, int N, int Rows>
 __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMinBlocks))
     fusedRusanovMarch(PDE pde, PatchLayout<PDE::kDim> layout,
                       const PatchGeometry<PDE::kDim>* __restrict__ geometry, int numPatches,
-                      const double* __restrict__ q, double* __restrict__ qNew, double dt,
+                      const int* __restrict__ patches, const double* __restrict__ q,
+                      double* __restrict__ qNew, double dt,
                       double* __restrict__ patchLambda, double* __restrict__ fluxRegister) {
   using State = typename PDE::State;
   using Shape = MarchShape<PDE::kDim, N, Rows>;
@@ -206,9 +207,11 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
   const int tid = int(threadIdx.x), i = tid % N, row = tid / N;
   // In 2D a block's last rows may lie past the last patch: they compute on a copy of it (every
   // thread must meet every barrier) and write nothing.
+  // The k-th patch of the launch: patches[k], or k itself without a list.
+  const auto patchAt = [patches](int k) { return patches ? patches[k] : k; };
   const int patchOfRow = kDim == 3 ? int(blockIdx.x) : int(blockIdx.x) * Rows + row;
   const bool writes = patchOfRow < numPatches;
-  const int patch = writes ? patchOfRow : numPatches - 1;
+  const int patch = patchAt(writes ? patchOfRow : numPatches - 1);
   const std::size_t vs = layout.varStride();
   const int planeStride = layout.axisStride(kMarch);
   const double* const qPatch = q + layout.varOffset(patch, 0);
@@ -235,7 +238,8 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
       ringAxis = 1;
     }
   }
-  const int ringPatch = kDim == 3 ? patch : min(int(blockIdx.x) * Rows + ringRow, numPatches - 1);
+  const int ringPatch =
+      kDim == 3 ? patch : patchAt(min(int(blockIdx.x) * Rows + ringRow, numPatches - 1));
   const double* const qRingPatch = q + layout.varOffset(ringPatch, 0);
   const int ringCell = (ringRow + Shape::kRingRows) * kPitch + ringI + 1;
   const int cell = (row + Shape::kRingRows) * kPitch + i + 1;
@@ -361,8 +365,9 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
 
 template <class PDE, int N, int Rows>
 void launchMarch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
-                 const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
-                 double* qNew, double dt, double* patchLambda, double* fluxRegister) {
+                 const PatchGeometry<PDE::kDim>* geometry, int numPatches, const int* patches,
+                 const double* q, double* qNew, double dt, double* patchLambda,
+                 double* fluxRegister) {
   using Shape = MarchShape<PDE::kDim, N, Rows>;
   const auto kernel = &fusedRusanovMarch<PDE, N, Rows>;
   const std::size_t bytes = sizeof(double) * Shape::sharedDoubles(PDE::kNumVars);
@@ -370,8 +375,8 @@ void launchMarch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
   TESSERA_GPU_CHECK(gpuFuncSetAttribute(reinterpret_cast<const void*>(kernel),
                                         gpuFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
   const int blocks = (numPatches + Shape::kPatchesPerBlock - 1) / Shape::kPatchesPerBlock;
-  kernel<<<blocks, Shape::kThreads, bytes>>>(pde, layout, geometry, numPatches, q, qNew, dt,
-                                             patchLambda, fluxRegister);
+  kernel<<<blocks, Shape::kThreads, bytes>>>(pde, layout, geometry, numPatches, patches, q, qNew,
+                                             dt, patchLambda, fluxRegister);
   TESSERA_GPU_CHECK_LAUNCH();
 }
 
@@ -399,7 +404,8 @@ __global__ void patchMaxEigenvalues(PDE pde, PatchLayout<PDE::kDim> layout,
 template <class PDE>
 void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                          const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
-                         double* qNew, double dt, double* patchLambda, double* fluxRegister) {
+                         double* qNew, double dt, double* patchLambda, double* fluxRegister,
+                         const int* patches) {
   if (layout.halo < 1 || layout.numVars != PDE::kNumVars)
     throw std::invalid_argument("rusanovUpdateDevice: the layout needs a halo and the PDE's "
                                 "variables");
@@ -410,8 +416,8 @@ void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
   // for 8^3.
   constexpr bool k3D = PDE::kDim == 3;
   const auto launch = [&]<int N, int Rows>() {
-    launchMarch<PDE, N, Rows>(pde, layout, geometry, numPatches, q, qNew, dt, patchLambda,
-                              fluxRegister);
+    launchMarch<PDE, N, Rows>(pde, layout, geometry, numPatches, patches, q, qNew, dt,
+                              patchLambda, fluxRegister);
   };
   switch (layout.cellsPerAxis) {
   case 8:
@@ -442,7 +448,7 @@ void maxEigenvaluesDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout, 
 #define TESSERA_INSTANTIATE_FUSED_UPDATE(PDE)                                                      \
   template void rusanovUpdateDevice(const PDE&, const PatchLayout<PDE::kDim>&,                     \
                                     const PatchGeometry<PDE::kDim>*, int, const double*, double*,  \
-                                    double, double*, double*);                                     \
+                                    double, double*, double*, const int*);                         \
   template void maxEigenvaluesDevice(const PDE&, const PatchLayout<PDE::kDim>&, const int*, int,   \
                                      const double*, double*);
 TESSERA_INSTANTIATE_FUSED_UPDATE(Euler<2>)

@@ -12,15 +12,17 @@
 
 namespace tessera {
 
-// One fused step over all patches. All pointers are device pointers: the state q (halos filled,
+// One fused step over patches 0 .. numPatches - 1, or over the numPatches patches listed in
+// `patches` (the others untouched). All pointers are device pointers: the state q (halos filled,
 // a halo of width >= 1, of which the kernel reads width 1) and qNew laid out as layout says, one
 // geometry and one eigenvalue per patch, and optionally a flux register (FluxRegisterLayout, one
-// block per patch) that receives the fluxes of every patch's boundary faces. Asynchronous.
+// block per patch) that receives the fluxes of every updated patch's boundary faces.
+// Asynchronous.
 template <class PDE>
 void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                          const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
                          double* qNew, double dt, double* patchLambda,
-                         double* fluxRegister = nullptr);
+                         double* fluxRegister = nullptr, const int* patches = nullptr);
 
 // The largest eigenvalue (over all axes and interior cells) of each listed patch of q, into
 // patchLambda[patch]; NaN if any cell gives NaN. `patches` is a device list of `count` patch

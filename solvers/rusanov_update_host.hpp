@@ -260,25 +260,31 @@ double updatePatch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
 
 } // namespace detail
 
-// One fused step over all patches: q (with filled halos) -> qNew (interior), and patchLambda[p],
+// One fused step over all patches (one per geometry entry), or over the patches listed in
+// `patches` (the others untouched): q (with filled halos) -> qNew (interior), and patchLambda[p],
 // the largest eigenvalue of patch p's new state. With a flux register (FluxRegisterLayout, one
-// block per patch), the fluxes of every patch's boundary faces are left there for refluxing.
+// block per patch), the fluxes of every updated patch's boundary faces are left there for
+// refluxing.
 template <ConservationLaw PDE>
 void rusanovUpdateHost(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                        std::span<const PatchGeometry<PDE::kDim>> geometry, const double* q,
                        double* qNew, double dt, double* patchLambda,
-                       double* fluxRegister = nullptr) {
+                       double* fluxRegister = nullptr, std::span<const int> patches = {}) {
   if (layout.cellsPerAxis > kMaxCellsPerAxis)
     throw std::invalid_argument("rusanovUpdateHost: at most 128 cells per patch axis");
   const std::size_t ps = layout.patchStride();
-  const int numPatches = int(geometry.size());
-  forEachPatch(numPatches, [&](int p) {
+  const bool listed = !patches.empty();
+  const int count = listed ? int(patches.size()) : int(geometry.size());
+  const auto patchAt = [&](int k) { return listed ? patches[std::size_t(k)] : k; };
+  forEachPatch(count, [&](int k) {
     thread_local detail::PatchScratch<PDE::kNumVars> scratch;
-    const bool last = p + 1 == numPatches;
+    const int p = patchAt(k);
+    const bool last = k + 1 == count;
+    const std::size_t next = last ? 0 : std::size_t(patchAt(k + 1)) * ps;
     const FluxRegisterLayout<PDE::kDim> registers{layout.cellsPerAxis, PDE::kNumVars};
     patchLambda[p] =
         detail::updatePatch(pde, layout, geometry[p], q + p * ps, qNew + p * ps, dt, scratch,
-                            last ? nullptr : q + (p + 1) * ps, last ? nullptr : qNew + (p + 1) * ps,
+                            last ? nullptr : q + next, last ? nullptr : qNew + next,
                             fluxRegister ? fluxRegister + p * registers.patchStride() : nullptr);
   });
 }

@@ -7,6 +7,9 @@
 
 #include "engine/mpi/halo_pack.hpp"
 #include "engine/mpi/halo_pack_device.hpp"
+#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
+#include "engine/gpu_runtime.hpp"
+#endif
 
 namespace tessera::mpi {
 namespace {
@@ -42,6 +45,34 @@ DeviceArray<double> deviceBuffer(std::size_t size, MemorySpace space) {
 
 } // namespace
 
+#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
+// A stream that does not wait for the default stream (nor it for this one) except where events
+// say so: stateWritten marks the default stream's work up to start(), unpacked the unpack.
+struct HaloExchange::Staging {
+  gpuStream_t stream{};
+  gpuEvent_t stateWritten{}, unpacked{};
+
+  Staging() {
+    TESSERA_GPU_CHECK(gpuStreamCreateWithFlags(&stream, gpuStreamNonBlocking));
+    TESSERA_GPU_CHECK(gpuEventCreateWithFlags(&stateWritten, gpuEventDisableTiming));
+    TESSERA_GPU_CHECK(gpuEventCreateWithFlags(&unpacked, gpuEventDisableTiming));
+  }
+  ~Staging() {
+    (void)gpuEventDestroy(unpacked);
+    (void)gpuEventDestroy(stateWritten);
+    (void)gpuStreamDestroy(stream);
+  }
+  Staging(const Staging&) = delete;
+  Staging& operator=(const Staging&) = delete;
+};
+#else
+struct HaloExchange::Staging {};
+#endif
+
+HaloExchange::~HaloExchange() = default;
+HaloExchange::HaloExchange(HaloExchange&&) noexcept = default;
+HaloExchange& HaloExchange::operator=(HaloExchange&&) noexcept = default;
+
 HaloExchange::HaloExchange(MPI_Comm comm, HaloPlan plan, int valuesPerItem, MemorySpace space)
     : comm_(comm), plan_(std::move(plan)), width_(valuesPerItem), space_(checkedSpace(space)),
       sendBuffer_(plan_.sendItems.indices.size() * std::size_t(valuesPerItem)),
@@ -51,6 +82,10 @@ HaloExchange::HaloExchange(MPI_Comm comm, HaloPlan plan, int valuesPerItem, Memo
       deviceReceiveItems_(deviceItems(plan_.receiveItems.indices, space_)),
       deviceSendBuffer_(deviceBuffer(sendBuffer_.size(), space_)),
       deviceReceiveBuffer_(deviceBuffer(receiveBuffer_.size(), space_)) {
+#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
+  if (space_ == MemorySpace::Device)
+    staging_ = std::make_unique<Staging>();
+#endif
   if (valuesPerItem < 1)
     throw std::invalid_argument("HaloExchange: " + std::to_string(valuesPerItem) +
                                 " values per item");
@@ -60,35 +95,46 @@ HaloExchange::HaloExchange(MPI_Comm comm, HaloPlan plan, int valuesPerItem, Memo
                                 std::to_string(ranks) + " neighbour ranks");
 }
 
-void HaloExchange::exchange(double* values) {
-#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
-  if (space_ == MemorySpace::Device) {
-    exchangeThroughHost(values);
+void HaloExchange::start(const double* values) {
+  postReceives();
+  if (space_ == MemorySpace::Host) {
+    packHaloValues(values, plan_.sendItems.indices, width_, sendBuffer_.data());
+    postSends();
     return;
   }
+#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
+  TESSERA_GPU_CHECK(gpuEventRecord(staging_->stateWritten, 0));
+  TESSERA_GPU_CHECK(gpuStreamWaitEvent(staging_->stream, staging_->stateWritten, 0));
+  packHaloValuesDevice(values, deviceSendItems_.data(), int(deviceSendItems_.size()), width_,
+                       deviceSendBuffer_.data(), staging_->stream);
+  TESSERA_GPU_CHECK(gpuMemcpyAsync(sendBuffer_.data(), deviceSendBuffer_.data(),
+                                   deviceSendBuffer_.bytes(), gpuMemcpyDeviceToHost,
+                                   staging_->stream));
 #endif
-  postReceives();
-  packHaloValues(values, plan_.sendItems.indices, width_, sendBuffer_.data());
-  sendAndWait();
-  unpackHaloValues(receiveBuffer_.data(), plan_.receiveItems.indices, width_, values);
 }
 
+void HaloExchange::finish(double* values) {
+  if (space_ == MemorySpace::Host) {
+    check(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE),
+          "MPI_Waitall");
+    unpackHaloValues(receiveBuffer_.data(), plan_.receiveItems.indices, width_, values);
+    return;
+  }
 #if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
-// The copy to the host waits for the pack kernel (both on the default stream), and the unpack
-// kernel runs after the copy to the device, before any later work on the default stream.
-void HaloExchange::exchangeThroughHost(double* values) {
-  postReceives();
-  packHaloValuesDevice(values, deviceSendItems_.data(), int(deviceSendItems_.size()), width_,
-                       deviceSendBuffer_.data());
-  copyBytes(sendBuffer_.data(), MemorySpace::Host, deviceSendBuffer_.data(), MemorySpace::Device,
-            deviceSendBuffer_.bytes());
-  sendAndWait();
-  copyBytes(deviceReceiveBuffer_.data(), MemorySpace::Device, receiveBuffer_.data(),
-            MemorySpace::Host, deviceReceiveBuffer_.bytes());
+  TESSERA_GPU_CHECK(gpuStreamSynchronize(staging_->stream)); // the messages are in host memory
+  postSends();
+  check(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  TESSERA_GPU_CHECK(gpuMemcpyAsync(deviceReceiveBuffer_.data(), receiveBuffer_.data(),
+                                   deviceReceiveBuffer_.bytes(), gpuMemcpyHostToDevice,
+                                   staging_->stream));
   unpackHaloValuesDevice(deviceReceiveBuffer_.data(), deviceReceiveItems_.data(),
-                         int(deviceReceiveItems_.size()), width_, values);
-}
+                         int(deviceReceiveItems_.size()), width_, values, staging_->stream);
+  TESSERA_GPU_CHECK(gpuEventRecord(staging_->unpacked, staging_->stream));
+  TESSERA_GPU_CHECK(gpuStreamWaitEvent(0, staging_->unpacked, 0));
+#else
+  (void)values;
 #endif
+}
 
 void HaloExchange::postReceives() {
   const std::size_t width = std::size_t(width_);
@@ -101,7 +147,7 @@ void HaloExchange::postReceives() {
   }
 }
 
-void HaloExchange::sendAndWait() {
+void HaloExchange::postSends() {
   const std::size_t ranks = plan_.neighbourRanks.size();
   const std::size_t width = std::size_t(width_);
   for (std::size_t i = 0; i < ranks; ++i) {
@@ -111,7 +157,6 @@ void HaloExchange::sendAndWait() {
                     plan_.neighbourRanks[i], kHaloTag, comm_, &requests_[ranks + i]),
           "MPI_Isend");
   }
-  check(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
 }
 
 } // namespace tessera::mpi

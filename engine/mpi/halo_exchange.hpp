@@ -7,9 +7,12 @@
 // The values live in the exchange's memory space. On the host the messages are packed from them
 // and unpacked into them directly. On the device the plan's item lists live in device memory, the
 // messages are packed and unpacked there (halo_pack_device.hpp), and only the packed messages
-// cross to and from host buffers, which MPI sends and receives: MPI need not be GPU-aware (not
-// every MPI build can take device pointers), and packing on the device moves just the halo values
-// over the host link instead of the whole state.
+// cross to and from page-locked host buffers, which MPI sends and receives: MPI need not be
+// GPU-aware (not every MPI build can take device pointers), and packing on the device moves just
+// the halo values over the host link instead of the whole state. The device's packing, copies and
+// unpacking run on a stream of their own, so that they overlap the kernels the caller launches
+// between start() and finish().
+#include <memory>
 #include <mpi.h>
 #include <vector>
 
@@ -25,32 +28,47 @@ public:
   // `space`. Throws std::logic_error for MemorySpace::Device in a build without a device back end.
   HaloExchange(MPI_Comm comm, HaloPlan plan, int valuesPerItem,
                MemorySpace space = MemorySpace::Host);
+  ~HaloExchange();
+  HaloExchange(HaloExchange&&) noexcept;
+  HaloExchange& operator=(HaloExchange&&) noexcept;
 
   // Collective over the ranks of the plan. Every rank posts its receives, then its sends, and
   // waits for both; the messages of a pair of ranks carry no indices (the plan orders both ends).
   // values is a pointer in the exchange's memory space. On the device the unpack may still run
   // when the call returns, ordered on the default stream before any later work there.
-  void exchange(double* values);
+  void exchange(double* values) {
+    start(values);
+    finish(values);
+  }
+
+  // exchange() in two halves, so that work that neither changes the sent values nor reads the
+  // received ones can run while the messages travel: start() posts the receives and packs (on
+  // the host it sends too), finish() sends (on the device, once the packed messages are in host
+  // memory), waits for the messages and unpacks. On the device both return at once: the pack
+  // follows the work already on the default stream, and later work there follows the unpack.
+  void start(const double* values);
+  void finish(double* values);
 
   const HaloPlan& plan() const { return plan_; }
   MemorySpace space() const { return space_; }
 
 private:
   void postReceives();
-  void sendAndWait();
-#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
-  void exchangeThroughHost(double* values);
-#endif
+  void postSends();
+
+  // The device path's stream and events (engine/gpu_runtime.hpp); empty on the host.
+  struct Staging;
 
   MPI_Comm comm_;
   HaloPlan plan_;
   int width_;
   MemorySpace space_;
-  std::vector<double> sendBuffer_, receiveBuffer_; // the MPI messages, in host memory
+  PinnedDoubles sendBuffer_, receiveBuffer_; // the MPI messages, in page-locked host memory
   std::vector<MPI_Request> requests_;
   // Device space only (empty on the host): the plan's item lists and the packed messages.
   DeviceArray<int> deviceSendItems_, deviceReceiveItems_;
   DeviceArray<double> deviceSendBuffer_, deviceReceiveBuffer_;
+  std::unique_ptr<Staging> staging_;
 };
 
 } // namespace tessera::mpi

@@ -35,20 +35,22 @@ int blocksFor(std::size_t count) {
 } // namespace
 
 void packHaloValuesDevice(const double* values, const int* items, int numItems, int width,
-                          double* packed) {
+                          double* packed, gpuStream_t stream) {
   const std::size_t count = std::size_t(numItems) * std::size_t(width);
   if (count == 0)
     return;
-  packKernel<<<blocksFor(count), kThreadsPerBlock>>>(values, items, count, width, packed);
+  packKernel<<<blocksFor(count), kThreadsPerBlock, 0, stream>>>(values, items, count, width,
+                                                               packed);
   TESSERA_GPU_CHECK_LAUNCH();
 }
 
 void unpackHaloValuesDevice(const double* packed, const int* items, int numItems, int width,
-                            double* values) {
+                            double* values, gpuStream_t stream) {
   const std::size_t count = std::size_t(numItems) * std::size_t(width);
   if (count == 0)
     return;
-  unpackKernel<<<blocksFor(count), kThreadsPerBlock>>>(packed, items, count, width, values);
+  unpackKernel<<<blocksFor(count), kThreadsPerBlock, 0, stream>>>(packed, items, count, width,
+                                                                 values);
   TESSERA_GPU_CHECK_LAUNCH();
 }
 

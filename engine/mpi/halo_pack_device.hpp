@@ -1,18 +1,22 @@
 #pragma once
 // Device twins of the halo packing (halo_pack.hpp), one thread per value: the same layouts and
-// results. Plain declarations: host translation units include it. All pointers are device
-// pointers; both calls are asynchronous on the default stream.
+// results. Host translation units of a device build include it. All pointers are device
+// pointers; both calls are asynchronous on the given stream (the default stream unless named).
+
+#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
+#include "engine/gpu_runtime.hpp"
+#endif
 
 namespace tessera::mpi {
 
 #if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
-// packHaloValues on the device: items holds numItems local item indices.
+// packHaloValues on the device: items holds numItems local item indices. On `stream`.
 void packHaloValuesDevice(const double* values, const int* items, int numItems, int width,
-                          double* packed);
+                          double* packed, gpuStream_t stream = 0);
 
-// unpackHaloValues on the device, under the same condition on repeated items.
+// unpackHaloValues on the device, under the same condition on repeated items. On `stream`.
 void unpackHaloValuesDevice(const double* packed, const int* items, int numItems, int width,
-                            double* values);
+                            double* values, gpuStream_t stream = 0);
 #endif
 
 } // namespace tessera::mpi

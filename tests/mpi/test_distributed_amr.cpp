@@ -29,7 +29,7 @@ namespace {
 constexpr int kSteps = 100;
 constexpr int kRegridInterval = 4;
 
-// Patches of 4^Dim cells, small enough for many patches per rank on a small mesh.
+// Patches of 8^Dim cells, the smallest the device update takes.
 template <int Dim>
 std::unique_ptr<AmrSolver<Euler<Dim>>> sedovBlast(MPI_Comm comm, MemorySpace space) {
   const int level0 = Dim == 2 ? 16 : 4;
@@ -48,9 +48,9 @@ std::unique_ptr<AmrSolver<Euler<Dim>>> sedovBlast(MPI_Comm comm, MemorySpace spa
   // Off the centre, so that the ranks' boundaries cut the refined region unevenly and coarse
   // patches meet finer ones of other ranks.
   ic.centre = Vec<double, Dim>::filled(0.13);
-  ic.radius = 3.5 / (level0 * 4 * (1 << maxLevel));
+  ic.radius = 3.5 / (level0 * 8 * (1 << maxLevel));
   auto amr = std::make_unique<AmrSolver<Euler<Dim>>>(
-      comm, ic.pde, PatchLayout<Dim>{4, 1, Dim + 2}, Vec<int, Dim>::filled(level0),
+      comm, ic.pde, PatchLayout<Dim>{8, 1, Dim + 2}, Vec<int, Dim>::filled(level0),
       Vec<double, Dim>::filled(-0.5), Vec<double, Dim>::filled(0.5),
       DomainBoundary<Dim>::all(BoundaryKind::Reflecting), settings, criterion, 0.8 / Dim, space);
   amr->initialise([&](const PatchLayout<Dim>& layout, std::span<const PatchGeometry<Dim>> g) {
