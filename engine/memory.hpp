@@ -26,20 +26,21 @@ void copyBytes(void* dst, MemorySpace dstSpace, const void* src, MemorySpace src
 void* allocatePinnedBytes(std::size_t bytes);
 void freePinnedBytes(void* p) noexcept;
 
-// A host array of doubles in page-locked memory; move-only.
-class PinnedDoubles {
+// A host array in page-locked memory; move-only.
+template <class T>
+class PinnedArray {
 public:
-  explicit PinnedDoubles(std::size_t size = 0)
-      : size_(size), data_(static_cast<double*>(allocatePinnedBytes(size * sizeof(double)))) {}
-  double* data() { return data_.get(); }
+  explicit PinnedArray(std::size_t size = 0)
+      : size_(size), data_(static_cast<T*>(allocatePinnedBytes(size * sizeof(T)))) {}
+  T* data() { return data_.get(); }
   std::size_t size() const { return size_; }
 
 private:
   struct Free {
-    void operator()(double* p) const noexcept { freePinnedBytes(p); }
+    void operator()(T* p) const noexcept { freePinnedBytes(p); }
   };
   std::size_t size_;
-  std::unique_ptr<double[], Free> data_;
+  std::unique_ptr<T[], Free> data_;
 };
 
 // Waits for all device work (a no-op without a device back end); for timing on the host clock.

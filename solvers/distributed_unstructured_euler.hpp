@@ -34,7 +34,14 @@ public:
   DistributedUnstructuredEuler(MPI_Comm comm, Euler<3> pde, const unstructured::Mesh& global,
                                UnstructuredBoundary boundary, double cfl,
                                MemorySpace space = MemorySpace::Host)
-      : comm_(comm), numGlobalCells_(global.numCells()), local_(partitioned(comm, global)),
+      : DistributedUnstructuredEuler(comm, pde, partitioned(comm, global), global.numCells(),
+                                     std::move(boundary), cfl, space) {}
+
+  // The same on a local mesh made already (unstructured::localMesh, perhaps renumbered).
+  DistributedUnstructuredEuler(MPI_Comm comm, Euler<3> pde, unstructured::LocalMesh local,
+                               int numGlobalCells, UnstructuredBoundary boundary, double cfl,
+                               MemorySpace space = MemorySpace::Host)
+      : comm_(comm), numGlobalCells_(numGlobalCells), local_(std::move(local)),
         solver_(pde, local_.mesh, withPartitionFaces(std::move(boundary), local_.partitionTag), cfl,
                 space),
         halo_(comm, local_.halo, kNumVars, solver_.space()) {}
@@ -65,6 +72,9 @@ public:
     halo_.exchange(solver_.stateData());
   }
 
+  // Collective: each halo cell gets its owner's current state.
+  void exchangeHalos() { halo_.exchange(solver_.stateData()); }
+
   // Collective: one global stable step toward target (solvers/step_toward.hpp).
   double stepToward(double target, double slack = 0.0) {
     return tessera::stepToward(*this, target, slack);
@@ -93,7 +103,7 @@ public:
   double time() const { return solver_.time(); }
   long long step() const { return solver_.step(); }
 
-private:
+  // This rank's share of the global mesh, partitioned by METIS over comm's ranks.
   static unstructured::LocalMesh partitioned(MPI_Comm comm, const unstructured::Mesh& global) {
     int rank = 0, ranks = 1;
     MPI_Comm_rank(comm, &rank);
@@ -101,6 +111,7 @@ private:
     return unstructured::localMesh(global, unstructured::partitionCells(global, ranks), rank);
   }
 
+private:
   static UnstructuredBoundary withPartitionFaces(UnstructuredBoundary boundary, int partitionTag) {
     boundary.kindOfTag[partitionTag] = FaceKind::Outflow;
     return boundary;

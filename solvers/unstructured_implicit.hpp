@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <mpi.h>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -28,6 +29,8 @@
 #include "engine/linalg/block_matrix.hpp"
 #include "engine/linalg/block_pattern.hpp"
 #include "engine/linalg/multicolor_sweeps.hpp"
+#include "engine/linalg/sweep_exchange.hpp"
+#include "engine/mpi/rank_count.hpp"
 #include "engine/reduce.hpp"
 #include "engine/unstructured/renumbering.hpp"
 #include "solvers/unstructured_euler.hpp"
@@ -43,6 +46,17 @@ struct ImplicitSettings {
   double residualDrop = 1e-8;
   int maxIterations = 200;
   atomics::Strategy jacobianStrategy = atomics::Strategy::GlobalAtomic; // the K = 25 scatter
+};
+
+// How the matrix's rows are spread over MPI ranks (solvers/distributed_unstructured_implicit.hpp):
+// this rank owns the first ownedRows rows, the rest are halo rows whose updates the sweep
+// exchange brings from their owners, color by color; the residual norm sums over all ranks.
+// The default is one rank that owns every row.
+template <class Update>
+struct ImplicitRows {
+  MPI_Comm comm = MPI_COMM_SELF;
+  int ownedRows = -1; // all
+  linalg::SweepExchange<Update>* sweepExchange = nullptr;
 };
 
 // The state of the iteration as measured before a step.
@@ -75,11 +89,12 @@ public:
   // Throws std::invalid_argument where the pattern does not have exactly one block per interior
   // face side (a pattern of another numbering, or two cells sharing two faces).
   UnstructuredImplicit(UnstructuredEuler& solver, const linalg::BlockPattern& pattern,
-                       ImplicitSettings settings)
-      : solver_(solver), settings_(settings), matrix_(pattern, solver.space()),
+                       ImplicitSettings settings, ImplicitRows<Update> rows = {})
+      : solver_(solver), settings_(settings),
+        rows_(withOwnedRows(rows, solver.numCells())), matrix_(pattern, solver.space()),
         slots_(toSpace(faceSlots(solver.mesh(), pattern), solver.space())),
         dq_(std::size_t(5) * std::size_t(solver.numCells()), solver.space()),
-        squares_(std::size_t(solver.numCells()), solver.space()) {}
+        squares_(std::size_t(rows_.ownedRows), solver.space()) {}
 
   // The residual of the current state (the right-hand side of the next step), its norm and the
   // CFL number of the next step.
@@ -124,6 +139,10 @@ public:
 
   const ImplicitSettings& settings() const { return settings_; }
 
+  // One backward-Euler step at the given CFL number from the state measure() saw (iterate() and
+  // solve() take their steps through it).
+  void step(double cfl) { backwardEulerStep(cfl); }
+
 private:
   static constexpr bool kDeviceBuilt = compiledDeviceBackend() != Backend::Host;
 
@@ -160,8 +179,18 @@ private:
     return slots;
   }
 
+  static ImplicitRows<Update> withOwnedRows(ImplicitRows<Update> rows, int cells) {
+    if (rows.ownedRows < 0)
+      rows.ownedRows = cells;
+    if (rows.ownedRows > cells)
+      throw std::invalid_argument("implicit solver: " + std::to_string(rows.ownedRows) +
+                                  " owned rows of " + std::to_string(cells));
+    return rows;
+  }
+
+  // Over the owned rows of every rank.
   double densityResidualNorm() {
-    const int cells = solver_.numCells();
+    const int cells = rows_.ownedRows;
     if (solver_.space() == MemorySpace::Host) {
       const double* r = rhs_;
       double* squares = squares_.data();
@@ -171,11 +200,13 @@ private:
     } else if constexpr (kDeviceBuilt) {
       densityResidualSquaresDevice(cells, rhs_, squares_.data());
     }
-    return std::sqrt(reduce(squares_, ReduceKind::Sum));
+    double sum = reduce(squares_, ReduceKind::Sum);
+    if (mpi::rankCount(rows_.comm) > 1)
+      MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, rows_.comm);
+    return std::sqrt(sum);
   }
 
-  // One backward-Euler step at the given CFL number from the state measure() saw.
-  void step(double cfl) {
+  void backwardEulerStep(double cfl) {
     const double* cellStep = solver_.localStableSteps();
     const EulerFaceJacobianDiagonal diagonalPart{solver_.pde(), solver_.faces(),
                                                  solver_.stateData(), solver_.farfield()};
@@ -213,7 +244,7 @@ private:
       }
     }
     matrix_.factorizeDiagonal();
-    linalg::multicolorSweeps(matrix_, rhs_, dq_.data(), settings_.sweeps);
+    linalg::multicolorSweeps(matrix_, rhs_, dq_.data(), settings_.sweeps, rows_.sweepExchange);
     if (solver_.space() == MemorySpace::Host) {
       double* q = solver_.stateData();
       const Update* dq = dq_.data();
@@ -229,6 +260,7 @@ private:
 
   UnstructuredEuler& solver_;
   ImplicitSettings settings_;
+  ImplicitRows<Update> rows_;
   linalg::BlockMatrix<5, Precision> matrix_;
   DeviceArray<int> slots_;
   DeviceArray<Update> dq_;

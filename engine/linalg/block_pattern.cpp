@@ -18,22 +18,35 @@ int BlockPattern::blockIndex(int row, int column) const {
 
 ColoredCells colorContiguousCells(const unstructured::Mesh& mesh,
                                   const std::vector<bool>& partitionBoundary) {
+  return colorContiguousCells(mesh, partitionBoundary, unstructured::colorCells(mesh),
+                              mesh.numCells());
+}
+
+ColoredCells colorContiguousCells(const unstructured::Mesh& mesh,
+                                  const std::vector<bool>& partitionBoundary,
+                                  const unstructured::Coloring& coloring, int sweptCells) {
   const int numCells = mesh.numCells();
   if (!partitionBoundary.empty() && partitionBoundary.size() != std::size_t(numCells))
     throw std::invalid_argument("colorContiguousCells: partitionBoundary has " +
                                 std::to_string(partitionBoundary.size()) + " flags for " +
                                 std::to_string(numCells) + " cells");
-  const unstructured::Coloring coloring = unstructured::colorCells(mesh);
+  if (coloring.color.size() != std::size_t(numCells) || sweptCells < 0 || sweptCells > numCells)
+    throw std::invalid_argument("colorContiguousCells: " + std::to_string(coloring.color.size()) +
+                                " colors and " + std::to_string(sweptCells) +
+                                " swept cells for " + std::to_string(numCells) + " cells");
   ColoredCells result;
   BlockPattern& pattern = result.pattern;
 
-  // Counting sort into buckets (color, boundary cells first): stable, so the mesh's order (e.g.
-  // RCM's locality) survives inside a bucket.
+  // Counting sort into buckets (color, boundary cells first; the unswept cells last): stable, so
+  // the mesh's order (e.g. RCM's locality) survives inside a bucket.
+  const int unswept = 2 * coloring.numColors;
   auto bucketOf = [&](int cell) {
+    if (cell >= sweptCells)
+      return unswept;
     const bool boundary = !partitionBoundary.empty() && partitionBoundary[std::size_t(cell)];
     return 2 * coloring.color[std::size_t(cell)] + (boundary ? 0 : 1);
   };
-  std::vector<int> bucketOffsets(2 * std::size_t(coloring.numColors) + 1, 0);
+  std::vector<int> bucketOffsets(2 * std::size_t(coloring.numColors) + 2, 0);
   for (int cell = 0; cell < numCells; ++cell)
     ++bucketOffsets[std::size_t(bucketOf(cell)) + 1];
   std::partial_sum(bucketOffsets.begin(), bucketOffsets.end(), bucketOffsets.begin());

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "engine/unstructured/coloring.hpp"
 #include "engine/unstructured/mesh.hpp"
 
 namespace tessera::linalg {
@@ -48,5 +49,14 @@ struct ColoredCells {
 // cells lead their color. Otherwise the mesh's order survives inside a color.
 ColoredCells colorContiguousCells(const unstructured::Mesh& mesh,
                                   const std::vector<bool>& partitionBoundary = {});
+
+// The same with the colors given (coloring.color has one entry per mesh cell) and only the first
+// sweptCells cells colored: the cells after them keep their order behind every color's rows, in
+// no color range, and no sweep visits them. On MPI ranks the swept cells are a rank's owned
+// cells, colored by a coloring of the global mesh so that each halo cell has its owner's color,
+// and the rest are its halo cells.
+ColoredCells colorContiguousCells(const unstructured::Mesh& mesh,
+                                  const std::vector<bool>& partitionBoundary,
+                                  const unstructured::Coloring& coloring, int sweptCells);
 
 } // namespace tessera::linalg

@@ -5,13 +5,15 @@
 // first). Rows of one color share no off-diagonal block, so they update independently and in
 // parallel; each color sees the latest dQ of the others (Gauss-Seidel between colors). Within a
 // color the partition-boundary rows run first, then the interior rows: the order in which a
-// distributed sweep overlaps the boundary rows' halo messages with the interior work.
+// distributed sweep overlaps the boundary rows' halo messages with the interior work
+// (sweep_exchange.hpp).
 #include <cstddef>
 #include <stdexcept>
 
 #include "engine/linalg/block_lu.hpp"
 #include "engine/linalg/block_matrix.hpp"
 #include "engine/linalg/multicolor_sweeps_device.hpp"
+#include "engine/linalg/sweep_exchange.hpp"
 
 namespace tessera::linalg {
 namespace detail {
@@ -38,35 +40,46 @@ inline void sweepRowHost(const BlockMatrixView<NB, Precision>& a, const double* 
 
 template <int NB, class Precision>
 void multicolorSweepsHost(const BlockMatrix<NB, Precision>& a, const double* rhs,
-                          typename Precision::Update* dq, int sweeps) {
+                          typename Precision::Update* dq, int sweeps,
+                          SweepExchange<typename Precision::Update>* exchange) {
   const BlockPattern& pattern = a.pattern();
   const BlockMatrixView<NB, Precision> view = a.view();
   const std::ptrdiff_t size = std::ptrdiff_t(pattern.numRows()) * NB;
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = 0; i < size; ++i)
     dq[i] = 0;
-  for (int sweep = 0; sweep < sweeps; ++sweep)
-    for (int c = 0; c < pattern.numColors(); ++c)
-      for (const RowRange rows : {pattern.boundaryRows(c), pattern.interiorRows(c)}) {
+  const auto sweepRows = [&](RowRange rows) {
 #pragma omp parallel for schedule(static)
-        for (int row = rows.begin; row < rows.end; ++row)
-          sweepRowHost<NB, Precision>(view, rhs, dq, row);
-      }
+    for (int row = rows.begin; row < rows.end; ++row)
+      sweepRowHost<NB, Precision>(view, rhs, dq, row);
+  };
+  for (int sweep = 0; sweep < sweeps; ++sweep)
+    for (int c = 0; c < pattern.numColors(); ++c) {
+      sweepRows(pattern.boundaryRows(c));
+      if (exchange)
+        exchange->start(c, dq);
+      sweepRows(pattern.interiorRows(c));
+      if (exchange)
+        exchange->finish(c, dq);
+    }
 }
 
 } // namespace detail
 
 // Runs in the matrix's memory space: OpenMP over the rows of a color on the host; on the device
-// rhs and dq are device pointers. dq holds numRows * NB values, row-major by block row.
+// rhs and dq are device pointers. dq holds numRows * NB values, row-major by block row. On MPI
+// ranks `exchange` brings each color's halo rows over (sweep_exchange.hpp); rows in no color
+// range (the halo rows) are never swept.
 template <int NB, class Precision>
 void multicolorSweeps(const BlockMatrix<NB, Precision>& a, const double* rhs,
-                      typename Precision::Update* dq, int sweeps) {
+                      typename Precision::Update* dq, int sweeps,
+                      SweepExchange<typename Precision::Update>* exchange = nullptr) {
   if (a.space() == MemorySpace::Host) {
-    detail::multicolorSweepsHost(a, rhs, dq, sweeps);
+    detail::multicolorSweepsHost(a, rhs, dq, sweeps, exchange);
     return;
   }
 #if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
-  multicolorSweepsDevice<NB, Precision>(a, rhs, dq, sweeps);
+  multicolorSweepsDevice<NB, Precision>(a, rhs, dq, sweeps, exchange);
 #else
   throw std::logic_error("multicolorSweeps: device matrix in a host-only build");
 #endif

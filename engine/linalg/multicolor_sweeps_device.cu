@@ -140,7 +140,8 @@ void factorizeDiagonalDevice(double* diagonal, int numRows) {
 
 template <int NB, class Precision, SweepMapping Mapping>
 void multicolorSweepsDevice(const BlockMatrix<NB, Precision>& a, const double* rhs,
-                            typename Precision::Update* dq, int sweeps) {
+                            typename Precision::Update* dq, int sweeps,
+                            SweepExchange<typename Precision::Update>* exchange) {
   const BlockPattern& pattern = a.pattern();
   const std::size_t size = std::size_t(pattern.numRows()) * NB;
   if (size == 0)
@@ -152,23 +153,32 @@ void multicolorSweepsDevice(const BlockMatrix<NB, Precision>& a, const double* r
   TESSERA_GPU_CHECK_LAUNCH();
   constexpr int kRowsPerBlock = kThreadsPerBlock / kWarpSize * kRowsPerWarp<Mapping>;
   const BlockMatrixView<NB, Precision> view = a.view();
+  const auto sweepRows = [&](RowRange rows) {
+    if (rows.end == rows.begin)
+      return;
+    const int blocks = (rows.end - rows.begin + kRowsPerBlock - 1) / kRowsPerBlock;
+    sweepRowsKernel<NB, Precision, Mapping>
+        <<<blocks, kThreadsPerBlock>>>(view, rows.begin, rows.end, rhs, dq);
+    TESSERA_GPU_CHECK_LAUNCH();
+  };
   for (int sweep = 0; sweep < sweeps; ++sweep)
-    for (int c = 0; c < pattern.numColors(); ++c)
-      for (const RowRange rows : {pattern.boundaryRows(c), pattern.interiorRows(c)}) {
-        if (rows.end == rows.begin)
-          continue;
-        const int blocks = (rows.end - rows.begin + kRowsPerBlock - 1) / kRowsPerBlock;
-        sweepRowsKernel<NB, Precision, Mapping>
-            <<<blocks, kThreadsPerBlock>>>(view, rows.begin, rows.end, rhs, dq);
-        TESSERA_GPU_CHECK_LAUNCH();
-      }
+    for (int c = 0; c < pattern.numColors(); ++c) {
+      sweepRows(pattern.boundaryRows(c));
+      if (exchange)
+        exchange->start(c, dq);
+      sweepRows(pattern.interiorRows(c));
+      if (exchange)
+        exchange->finish(c, dq);
+    }
 }
 
 #define TESSERA_INSTANTIATE_SWEEPS(NB, MAPPING)                                                    \
   template void multicolorSweepsDevice<NB, MixedPrecision, SweepMapping::MAPPING>(                 \
-      const BlockMatrix<NB, MixedPrecision>&, const double*, float*, int);                         \
+      const BlockMatrix<NB, MixedPrecision>&, const double*, float*, int,                          \
+      SweepExchange<float>*);                                                                      \
   template void multicolorSweepsDevice<NB, DoublePrecision, SweepMapping::MAPPING>(                \
-      const BlockMatrix<NB, DoublePrecision>&, const double*, double*, int);
+      const BlockMatrix<NB, DoublePrecision>&, const double*, double*, int,                        \
+      SweepExchange<double>*);
 
 #define TESSERA_INSTANTIATE_BLOCK_SIZE(NB)                                                         \
   template void factorizeDiagonalDevice<NB>(double*, int);                                         \

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "engine/linalg/block_matrix.hpp"
+#include "engine/linalg/sweep_exchange.hpp"
 
 namespace tessera::linalg {
 
@@ -34,7 +35,8 @@ inline constexpr SweepMapping kDefaultSweepMapping =
 // NB = 2..5, both precision policies, and the mappings of this build's warp width.
 template <int NB, class Precision, SweepMapping Mapping = kDefaultSweepMapping>
 void multicolorSweepsDevice(const BlockMatrix<NB, Precision>& a, const double* rhs,
-                            typename Precision::Update* dq, int sweeps);
+                            typename Precision::Update* dq, int sweeps,
+                            SweepExchange<typename Precision::Update>* exchange = nullptr);
 #endif
 
 } // namespace tessera::linalg

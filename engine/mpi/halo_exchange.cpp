@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "engine/mpi/halo_pack.hpp"
@@ -17,6 +18,11 @@ namespace {
 // One tag for every halo message: a pair of ranks exchanges at most one message each way per
 // exchange, and MPI keeps messages between a pair in order.
 constexpr int kHaloTag = 4301;
+
+template <class T>
+MPI_Datatype mpiType() {
+  return std::is_same_v<T, float> ? MPI_FLOAT : MPI_DOUBLE;
+}
 
 void check(int status, const char* call) {
   if (status != MPI_SUCCESS) {
@@ -39,52 +45,60 @@ MemorySpace checkedSpace(MemorySpace space) {
 DeviceArray<int> deviceItems(const std::vector<int>& items, MemorySpace space) {
   return space == MemorySpace::Device ? toDevice(items) : DeviceArray<int>();
 }
-DeviceArray<double> deviceBuffer(std::size_t size, MemorySpace space) {
-  return space == MemorySpace::Device ? DeviceArray<double>(size, space) : DeviceArray<double>();
+template <class T>
+DeviceArray<T> deviceBuffer(std::size_t size, MemorySpace space) {
+  return space == MemorySpace::Device ? DeviceArray<T>(size, space) : DeviceArray<T>();
 }
 
 } // namespace
 
+namespace detail {
 #if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
 // A stream that does not wait for the default stream (nor it for this one) except where events
 // say so: stateWritten marks the default stream's work up to start(), unpacked the unpack.
-struct HaloExchange::Staging {
+struct HaloStaging {
   gpuStream_t stream{};
   gpuEvent_t stateWritten{}, unpacked{};
 
-  Staging() {
+  HaloStaging() {
     TESSERA_GPU_CHECK(gpuStreamCreateWithFlags(&stream, gpuStreamNonBlocking));
     TESSERA_GPU_CHECK(gpuEventCreateWithFlags(&stateWritten, gpuEventDisableTiming));
     TESSERA_GPU_CHECK(gpuEventCreateWithFlags(&unpacked, gpuEventDisableTiming));
   }
-  ~Staging() {
+  ~HaloStaging() {
     (void)gpuEventDestroy(unpacked);
     (void)gpuEventDestroy(stateWritten);
     (void)gpuStreamDestroy(stream);
   }
-  Staging(const Staging&) = delete;
-  Staging& operator=(const Staging&) = delete;
+  HaloStaging(const HaloStaging&) = delete;
+  HaloStaging& operator=(const HaloStaging&) = delete;
 };
 #else
-struct HaloExchange::Staging {};
+struct HaloStaging {};
 #endif
+} // namespace detail
 
-HaloExchange::~HaloExchange() = default;
-HaloExchange::HaloExchange(HaloExchange&&) noexcept = default;
-HaloExchange& HaloExchange::operator=(HaloExchange&&) noexcept = default;
+template <class T>
+BasicHaloExchange<T>::~BasicHaloExchange() = default;
+template <class T>
+BasicHaloExchange<T>::BasicHaloExchange(BasicHaloExchange&&) noexcept = default;
+template <class T>
+BasicHaloExchange<T>& BasicHaloExchange<T>::operator=(BasicHaloExchange&&) noexcept = default;
 
-HaloExchange::HaloExchange(MPI_Comm comm, HaloPlan plan, int valuesPerItem, MemorySpace space)
+template <class T>
+BasicHaloExchange<T>::BasicHaloExchange(MPI_Comm comm, HaloPlan plan, int valuesPerItem,
+                                        MemorySpace space)
     : comm_(comm), plan_(std::move(plan)), width_(valuesPerItem), space_(checkedSpace(space)),
       sendBuffer_(plan_.sendItems.indices.size() * std::size_t(valuesPerItem)),
       receiveBuffer_(plan_.receiveItems.indices.size() * std::size_t(valuesPerItem)),
       requests_(2 * plan_.neighbourRanks.size()),
       deviceSendItems_(deviceItems(plan_.sendItems.indices, space_)),
       deviceReceiveItems_(deviceItems(plan_.receiveItems.indices, space_)),
-      deviceSendBuffer_(deviceBuffer(sendBuffer_.size(), space_)),
-      deviceReceiveBuffer_(deviceBuffer(receiveBuffer_.size(), space_)) {
+      deviceSendBuffer_(deviceBuffer<T>(sendBuffer_.size(), space_)),
+      deviceReceiveBuffer_(deviceBuffer<T>(receiveBuffer_.size(), space_)) {
 #if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
   if (space_ == MemorySpace::Device)
-    staging_ = std::make_unique<Staging>();
+    staging_ = std::make_unique<detail::HaloStaging>();
 #endif
   if (valuesPerItem < 1)
     throw std::invalid_argument("HaloExchange: " + std::to_string(valuesPerItem) +
@@ -95,7 +109,8 @@ HaloExchange::HaloExchange(MPI_Comm comm, HaloPlan plan, int valuesPerItem, Memo
                                 std::to_string(ranks) + " neighbour ranks");
 }
 
-void HaloExchange::start(const double* values) {
+template <class T>
+void BasicHaloExchange<T>::start(const T* values) {
   postReceives();
   if (space_ == MemorySpace::Host) {
     packHaloValues(values, plan_.sendItems.indices, width_, sendBuffer_.data());
@@ -113,7 +128,8 @@ void HaloExchange::start(const double* values) {
 #endif
 }
 
-void HaloExchange::finish(double* values) {
+template <class T>
+void BasicHaloExchange<T>::finish(T* values) {
   if (space_ == MemorySpace::Host) {
     check(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE),
           "MPI_Waitall");
@@ -136,27 +152,32 @@ void HaloExchange::finish(double* values) {
 #endif
 }
 
-void HaloExchange::postReceives() {
+template <class T>
+void BasicHaloExchange<T>::postReceives() {
   const std::size_t width = std::size_t(width_);
   for (std::size_t i = 0; i < plan_.neighbourRanks.size(); ++i) {
     const int first = plan_.receiveItems.offsets[i];
     const int count = plan_.receiveItems.offsets[i + 1] - first;
-    check(MPI_Irecv(receiveBuffer_.data() + std::size_t(first) * width, count * width_, MPI_DOUBLE,
+    check(MPI_Irecv(receiveBuffer_.data() + std::size_t(first) * width, count * width_, mpiType<T>(),
                     plan_.neighbourRanks[i], kHaloTag, comm_, &requests_[i]),
           "MPI_Irecv");
   }
 }
 
-void HaloExchange::postSends() {
+template <class T>
+void BasicHaloExchange<T>::postSends() {
   const std::size_t ranks = plan_.neighbourRanks.size();
   const std::size_t width = std::size_t(width_);
   for (std::size_t i = 0; i < ranks; ++i) {
     const int first = plan_.sendItems.offsets[i];
     const int count = plan_.sendItems.offsets[i + 1] - first;
-    check(MPI_Isend(sendBuffer_.data() + std::size_t(first) * width, count * width_, MPI_DOUBLE,
+    check(MPI_Isend(sendBuffer_.data() + std::size_t(first) * width, count * width_, mpiType<T>(),
                     plan_.neighbourRanks[i], kHaloTag, comm_, &requests_[ranks + i]),
           "MPI_Isend");
   }
 }
+
+template class BasicHaloExchange<double>;
+template class BasicHaloExchange<float>;
 
 } // namespace tessera::mpi

@@ -22,21 +22,27 @@
 
 namespace tessera::mpi {
 
-class HaloExchange {
+namespace detail {
+struct HaloStaging; // the device path's stream and events (engine/gpu_runtime.hpp)
+} // namespace detail
+
+// T is double or float (the values of a state, the updates of a mixed-precision solve).
+template <class T>
+class BasicHaloExchange {
 public:
-  // valuesPerItem doubles per item, item-major: item i's values at [i * valuesPerItem, ...), in
+  // valuesPerItem values per item, item-major: item i's values at [i * valuesPerItem, ...), in
   // `space`. Throws std::logic_error for MemorySpace::Device in a build without a device back end.
-  HaloExchange(MPI_Comm comm, HaloPlan plan, int valuesPerItem,
-               MemorySpace space = MemorySpace::Host);
-  ~HaloExchange();
-  HaloExchange(HaloExchange&&) noexcept;
-  HaloExchange& operator=(HaloExchange&&) noexcept;
+  BasicHaloExchange(MPI_Comm comm, HaloPlan plan, int valuesPerItem,
+                    MemorySpace space = MemorySpace::Host);
+  ~BasicHaloExchange();
+  BasicHaloExchange(BasicHaloExchange&&) noexcept;
+  BasicHaloExchange& operator=(BasicHaloExchange&&) noexcept;
 
   // Collective over the ranks of the plan. Every rank posts its receives, then its sends, and
   // waits for both; the messages of a pair of ranks carry no indices (the plan orders both ends).
   // values is a pointer in the exchange's memory space. On the device the unpack may still run
   // when the call returns, ordered on the default stream before any later work there.
-  void exchange(double* values) {
+  void exchange(T* values) {
     start(values);
     finish(values);
   }
@@ -46,8 +52,8 @@ public:
   // the host it sends too), finish() sends (on the device, once the packed messages are in host
   // memory), waits for the messages and unpacks. On the device both return at once: the pack
   // follows the work already on the default stream, and later work there follows the unpack.
-  void start(const double* values);
-  void finish(double* values);
+  void start(const T* values);
+  void finish(T* values);
 
   const HaloPlan& plan() const { return plan_; }
   MemorySpace space() const { return space_; }
@@ -56,19 +62,18 @@ private:
   void postReceives();
   void postSends();
 
-  // The device path's stream and events (engine/gpu_runtime.hpp); empty on the host.
-  struct Staging;
-
   MPI_Comm comm_;
   HaloPlan plan_;
   int width_;
   MemorySpace space_;
-  PinnedDoubles sendBuffer_, receiveBuffer_; // the MPI messages, in page-locked host memory
+  PinnedArray<T> sendBuffer_, receiveBuffer_; // the MPI messages, in page-locked host memory
   std::vector<MPI_Request> requests_;
   // Device space only (empty on the host): the plan's item lists and the packed messages.
   DeviceArray<int> deviceSendItems_, deviceReceiveItems_;
-  DeviceArray<double> deviceSendBuffer_, deviceReceiveBuffer_;
-  std::unique_ptr<Staging> staging_;
+  DeviceArray<T> deviceSendBuffer_, deviceReceiveBuffer_;
+  std::unique_ptr<detail::HaloStaging> staging_; // device space only
 };
+
+using HaloExchange = BasicHaloExchange<double>;
 
 } // namespace tessera::mpi

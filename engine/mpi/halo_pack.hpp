@@ -10,8 +10,8 @@ namespace tessera::mpi {
 
 // packed[i * width + v] = values[items[i] * width + v]. A item may be listed more than once (an
 // owned item goes to every rank that holds a copy of it).
-inline void packHaloValues(const double* values, std::span<const int> items, int width,
-                           double* packed) {
+template <class T>
+void packHaloValues(const T* values, std::span<const int> items, int width, T* packed) {
   const std::size_t w = std::size_t(width);
   for (std::size_t i = 0; i < items.size(); ++i)
     for (std::size_t v = 0; v < w; ++v)
@@ -21,8 +21,8 @@ inline void packHaloValues(const double* values, std::span<const int> items, int
 // values[items[i] * width + v] = packed[i * width + v]: the inverse of packHaloValues. Items not
 // listed keep their values. A item listed more than once must carry the same values each time
 // (a halo plan's receive items are distinct): the device twin writes them in no set order.
-inline void unpackHaloValues(const double* packed, std::span<const int> items, int width,
-                             double* values) {
+template <class T>
+void unpackHaloValues(const T* packed, std::span<const int> items, int width, T* values) {
   const std::size_t w = std::size_t(width);
   for (std::size_t i = 0; i < items.size(); ++i)
     for (std::size_t v = 0; v < w; ++v)

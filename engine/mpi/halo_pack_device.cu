@@ -10,8 +10,9 @@ namespace {
 
 constexpr int kThreadsPerBlock = 256;
 
-__global__ void packKernel(const double* values, const int* items, std::size_t count, int width,
-                           double* packed) {
+template <class T>
+__global__ void packKernel(const T* values, const int* items, std::size_t count, int width,
+                           T* packed) {
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= count)
     return;
@@ -19,8 +20,9 @@ __global__ void packKernel(const double* values, const int* items, std::size_t c
   packed[i] = values[std::size_t(items[i / w]) * w + i % w];
 }
 
-__global__ void unpackKernel(const double* packed, const int* items, std::size_t count, int width,
-                             double* values) {
+template <class T>
+__global__ void unpackKernel(const T* packed, const int* items, std::size_t count, int width,
+                             T* values) {
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= count)
     return;
@@ -34,8 +36,9 @@ int blocksFor(std::size_t count) {
 
 } // namespace
 
-void packHaloValuesDevice(const double* values, const int* items, int numItems, int width,
-                          double* packed, gpuStream_t stream) {
+template <class T>
+void packHaloValuesDevice(const T* values, const int* items, int numItems, int width, T* packed,
+                          gpuStream_t stream) {
   const std::size_t count = std::size_t(numItems) * std::size_t(width);
   if (count == 0)
     return;
@@ -44,8 +47,9 @@ void packHaloValuesDevice(const double* values, const int* items, int numItems, 
   TESSERA_GPU_CHECK_LAUNCH();
 }
 
-void unpackHaloValuesDevice(const double* packed, const int* items, int numItems, int width,
-                            double* values, gpuStream_t stream) {
+template <class T>
+void unpackHaloValuesDevice(const T* packed, const int* items, int numItems, int width, T* values,
+                            gpuStream_t stream) {
   const std::size_t count = std::size_t(numItems) * std::size_t(width);
   if (count == 0)
     return;
@@ -53,5 +57,12 @@ void unpackHaloValuesDevice(const double* packed, const int* items, int numItems
                                                                  values);
   TESSERA_GPU_CHECK_LAUNCH();
 }
+
+#define TESSERA_INSTANTIATE_HALO_PACK(T)                                                           \
+  template void packHaloValuesDevice(const T*, const int*, int, int, T*, gpuStream_t);           \
+  template void unpackHaloValuesDevice(const T*, const int*, int, int, T*, gpuStream_t);
+TESSERA_INSTANTIATE_HALO_PACK(double)
+TESSERA_INSTANTIATE_HALO_PACK(float)
+#undef TESSERA_INSTANTIATE_HALO_PACK
 
 } // namespace tessera::mpi

@@ -10,13 +10,16 @@
 namespace tessera::mpi {
 
 #if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
-// packHaloValues on the device: items holds numItems local item indices. On `stream`.
-void packHaloValuesDevice(const double* values, const int* items, int numItems, int width,
-                          double* packed, gpuStream_t stream = 0);
+// packHaloValues on the device: items holds numItems local item indices. On `stream`. For
+// double and float.
+template <class T>
+void packHaloValuesDevice(const T* values, const int* items, int numItems, int width, T* packed,
+                          gpuStream_t stream = 0);
 
 // unpackHaloValues on the device, under the same condition on repeated items. On `stream`.
-void unpackHaloValuesDevice(const double* packed, const int* items, int numItems, int width,
-                            double* values, gpuStream_t stream = 0);
+template <class T>
+void unpackHaloValuesDevice(const T* packed, const int* items, int numItems, int width, T* values,
+                            gpuStream_t stream = 0);
 #endif
 
 } // namespace tessera::mpi

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "engine/unstructured/cell_graph.hpp"
+#include "engine/unstructured/renumbering.hpp"
 
 namespace tessera::unstructured {
 namespace {
@@ -218,6 +219,45 @@ LocalMesh localMesh(const Mesh& global, std::span<const int> partOfCell, int ran
   local.halo = haloPlan(global, partOfCell, ln);
   local.globalCell = std::move(ln.globalCell);
   return local;
+}
+
+LocalMesh renumbered(const LocalMesh& local, std::span<const int> newToOld) {
+  const int cells = local.mesh.numCells();
+  if (newToOld.size() != std::size_t(cells))
+    throw std::invalid_argument("renumbered: " + std::to_string(newToOld.size()) +
+                                " new numbers for " + std::to_string(cells) + " cells");
+  std::vector<int> oldToNew(std::size_t(cells), -1);
+  for (int n = 0; n < cells; ++n) {
+    const int old = newToOld[std::size_t(n)];
+    const bool staysOnItsSide = old >= 0 && old < cells && (old < local.numOwned) == (n < local.numOwned);
+    if (!staysOnItsSide || oldToNew[std::size_t(old)] >= 0)
+      throw std::invalid_argument("renumbered: new cell " + std::to_string(n) + " from old cell " +
+                                  std::to_string(old) +
+                                  " is no permutation keeping the owned cells first");
+    oldToNew[std::size_t(old)] = n;
+  }
+  LocalMesh result;
+  result.mesh = renumbered(local.mesh, newToOld);
+  result.numOwned = local.numOwned;
+  result.partitionTag = local.partitionTag;
+  result.globalCell.resize(std::size_t(cells));
+  for (int n = 0; n < cells; ++n)
+    result.globalCell[std::size_t(n)] = local.globalCell[std::size_t(newToOld[std::size_t(n)])];
+  result.halo.neighbourRanks = local.halo.neighbourRanks;
+  const auto mapped = [&](const Csr& rows) {
+    Csr out;
+    std::vector<int> row;
+    for (int r = 0; r < rows.rows(); ++r) {
+      row.clear();
+      for (int old : rows.row(r))
+        row.push_back(oldToNew[std::size_t(old)]);
+      out.appendRow(row);
+    }
+    return out;
+  };
+  result.halo.sendItems = mapped(local.halo.sendItems);
+  result.halo.receiveItems = mapped(local.halo.receiveItems);
+  return result;
 }
 
 } // namespace tessera::unstructured

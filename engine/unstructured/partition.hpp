@@ -35,4 +35,10 @@ struct LocalMesh {
 // std::invalid_argument where partOfCell's size differs from the cell count or rank owns no cell.
 LocalMesh localMesh(const Mesh& global, std::span<const int> partOfCell, int rank);
 
+// The local mesh with its cells renumbered (cell n is the old cell newToOld[n]); the owned cells
+// must stay first (newToOld maps [0, numOwned) onto itself). The global numbers and the halo
+// plan follow the cells; each plan row keeps its order, so that both ends still list the same
+// cells in the same order. Throws std::invalid_argument for anything else.
+LocalMesh renumbered(const LocalMesh& local, std::span<const int> newToOld);
+
 } // namespace tessera::unstructured
