@@ -116,6 +116,8 @@ public:
     }
   }
 
+  void setJacobianStrategy(atomics::Strategy strategy) { implicit_.setJacobianStrategy(strategy); }
+
   // The owned cells' states ([owned cell][5] conserved, local order), in host memory.
   std::vector<double> ownedState() const { return euler_.ownedState(); }
   const unstructured::LocalMesh& localMesh() const { return euler_.localMesh(); }

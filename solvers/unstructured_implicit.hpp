@@ -138,6 +138,9 @@ public:
   }
 
   const ImplicitSettings& settings() const { return settings_; }
+  // The strategy of the K = 25 scatter of the diagonal blocks (a tuned one, say), from the next
+  // step on.
+  void setJacobianStrategy(atomics::Strategy strategy) { settings_.jacobianStrategy = strategy; }
 
   // One backward-Euler step at the given CFL number from the state measure() saw (iterate() and
   // solve() take their steps through it).

@@ -378,6 +378,39 @@ TEST_F(TesseraCli, UnstructuredCaseOnTwoRanksTakesTheOneRankSteps) {
   EXPECT_GT(outputs, 0);
 }
 
+// The relative residual that `tessera run` reports at the end of an implicit run.
+double finalRelativeResidual(const std::string& output) {
+  const std::string marker = "density residual dropped to ";
+  const std::size_t at = output.rfind(marker);
+  return at == std::string::npos ? -1.0 : std::stod(output.substr(at + marker.size()));
+}
+
+// tessera on two MPI ranks: the implicit bump case (coarsened to 30 x 10 x 2 hexahedra, fp64)
+// takes as many iterations as on one rank to the same residual drop, and ends at the same
+// relative residual to 1e-6 (the sweeps add in another order on each rank; the early steps
+// amplify that, tests/mpi/test_distributed_implicit.cpp).
+TEST_F(TesseraCli, ImplicitCaseOnTwoRanksTakesTheOneRankIterations) {
+  const std::string args =
+      "run '" TESSERA_SOURCE_DIR "/examples/unstructured/bump_implicit.toml' --set "
+      "'mesh.box.cells=[30, 10, 2]' --set 'implicit.precision=\"fp64\"' --set "
+      "implicit.residual_drop=1e-6 --set output.enabled=false --set 'output.directory=";
+  const Result one = run(args + "\"one\"'");
+  ASSERT_EQ(one.exitCode, 0) << one.output;
+  const Result two = run(args + "\"two\"'",
+                         "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+                         "OMP_NUM_THREADS=1 '" TESSERA_MPIEXEC "' -n 2 --oversubscribe");
+  ASSERT_EQ(two.exitCode, 0) << two.output;
+  EXPECT_NE(two.output.find("2 ranks"), std::string::npos) << two.output;
+  const double residualOne = finalRelativeResidual(one.output);
+  ASSERT_GT(residualOne, 0.0) << one.output;
+  ASSERT_LE(residualOne, 1e-6) << one.output;
+  EXPECT_NEAR(finalRelativeResidual(two.output), residualOne, 1e-6 * residualOne) << two.output;
+  const auto iterations = [](const std::string& output) {
+    return std::stoi(output.substr(output.rfind("tessera: ") + 9));
+  };
+  EXPECT_EQ(iterations(two.output), iterations(one.output));
+}
+
 // A .jsonl field of every step record, in order ("patches", "cells").
 std::vector<long long> stepCounts(const fs::path& logFile, const std::string& field) {
   std::vector<long long> counts;

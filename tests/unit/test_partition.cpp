@@ -3,6 +3,7 @@
 // halo cells and the halo plans, each checked against the global mesh.
 #include <algorithm>
 #include <gtest/gtest.h>
+#include <numeric>
 #include <ostream>
 #include <set>
 #include <span>
@@ -11,7 +12,10 @@
 #include <utility>
 #include <vector>
 
+#include "engine/linalg/block_pattern.hpp"
+#include "engine/mpi/halo_plan.hpp"
 #include "engine/unstructured/box_mesh.hpp"
+#include "engine/unstructured/coloring.hpp"
 #include "engine/unstructured/mesh.hpp"
 #include "engine/unstructured/partition.hpp"
 #include "tests/support/mixed_box_mesh.hpp"
@@ -328,6 +332,84 @@ INSTANTIATE_TEST_SUITE_P(Partitions, LocalMeshOfEveryRank,
                          [](const ::testing::TestParamInfo<Partitioning>& p) {
                            return std::string(p.param.name);
                          });
+
+// The numbering of the distributed implicit solver (solvers/distributed_unstructured_implicit):
+// owned cells color by color under the global coloring, boundary cells first in each color, halo
+// cells after them in no color. Renumbered, the plans still pair cell for cell; split by color,
+// each color's plans pair too and carry only that color; and no two face neighbours (owned or
+// halo) of one color exist, so the rows of a color are independent on every rank.
+TEST_P(LocalMeshOfEveryRank, ColorOrderedSharesStillPairAndSplitByColor) {
+  const Coloring globalColors = colorCells(global);
+  std::vector<LocalMesh> ordered;
+  std::vector<std::vector<int>> colorOfRow;
+  for (const LocalMesh& lm : locals) {
+    Coloring colors;
+    colors.numColors = globalColors.numColors;
+    for (int g : lm.globalCell)
+      colors.color.push_back(globalColors.color[std::size_t(g)]);
+    std::vector<bool> sent(lm.globalCell.size(), false);
+    for (int c : lm.halo.sendItems.indices)
+      sent[std::size_t(c)] = true;
+    const linalg::ColoredCells colored =
+        linalg::colorContiguousCells(lm.mesh, sent, colors, lm.numOwned);
+    ordered.push_back(renumbered(lm, colored.newToOld));
+    std::vector<int> rowColors;
+    for (int old : colored.newToOld)
+      rowColors.push_back(colors.color[std::size_t(old)]);
+    colorOfRow.push_back(rowColors);
+
+    const linalg::BlockPattern& pattern = colored.pattern;
+    ASSERT_EQ(pattern.colorOffsets.back(), lm.numOwned);
+    for (int c = 0; c < pattern.numColors(); ++c)
+      for (int row = pattern.colorOffsets[std::size_t(c)];
+           row < pattern.colorOffsets[std::size_t(c) + 1]; ++row) {
+        EXPECT_EQ(rowColors[std::size_t(row)], c);
+        EXPECT_EQ(sent[std::size_t(colored.newToOld[std::size_t(row)])],
+                  row < pattern.boundaryRows(c).end);
+        for (int j = pattern.rowOffsets[std::size_t(row)];
+             j < pattern.rowOffsets[std::size_t(row) + 1]; ++j)
+          EXPECT_NE(rowColors[std::size_t(pattern.columns[std::size_t(j)])], c)
+              << "row " << row << " has a neighbour of its own color";
+      }
+    const LocalMesh& o = ordered.back();
+    EXPECT_EQ(std::set<int>(o.globalCell.begin(), o.globalCell.begin() + o.numOwned),
+              std::set<int>(lm.globalCell.begin(), lm.globalCell.begin() + lm.numOwned));
+    EXPECT_EQ(std::vector<int>(o.globalCell.begin() + o.numOwned, o.globalCell.end()),
+              std::vector<int>(lm.globalCell.begin() + lm.numOwned, lm.globalCell.end()));
+  }
+  for (std::size_t a = 0; a < ordered.size(); ++a) {
+    const auto split = mpi::splitByClass(ordered[a].halo, colorOfRow[a], globalColors.numColors);
+    for (int row = 0; row < int(ordered[a].halo.neighbourRanks.size()); ++row) {
+      const int b = ordered[a].halo.neighbourRanks[std::size_t(row)];
+      const int back = planRow(ordered[std::size_t(b)], int(a));
+      ASSERT_GE(back, 0);
+      EXPECT_EQ(toGlobal(ordered[a].halo.sendItems.row(row), ordered[a]),
+                toGlobal(ordered[std::size_t(b)].halo.receiveItems.row(back),
+                         ordered[std::size_t(b)]));
+      const auto splitBack =
+          mpi::splitByClass(ordered[std::size_t(b)].halo, colorOfRow[std::size_t(b)],
+                            globalColors.numColors);
+      for (int c = 0; c < globalColors.numColors; ++c) {
+        for (int cell : split[std::size_t(c)].sendItems.row(row))
+          EXPECT_EQ(colorOfRow[a][std::size_t(cell)], c);
+        EXPECT_EQ(toGlobal(split[std::size_t(c)].sendItems.row(row), ordered[a]),
+                  toGlobal(splitBack[std::size_t(c)].receiveItems.row(back),
+                           ordered[std::size_t(b)]));
+      }
+    }
+  }
+}
+
+TEST(LocalMesh, RenumberingMustKeepTheOwnedCellsFirst) {
+  const Mesh global = test::mixedBoxMesh({});
+  std::vector<int> part(std::size_t(global.numCells()), 0);
+  part[0] = 1;
+  const LocalMesh lm = localMesh(global, part, 1); // one owned cell, its neighbours as halo
+  std::vector<int> swapped(std::size_t(lm.mesh.numCells()));
+  std::iota(swapped.begin(), swapped.end(), 0);
+  std::swap(swapped[0], swapped[1]);
+  expectInvalidArgumentNaming([&] { renumbered(lm, swapped); }, "keeping the owned cells first");
+}
 
 TEST(LocalMesh, RejectsAWrongSizePartitionAndAnEmptyRank) {
   const Mesh m = buildMesh(boxMesh({.nx = 3, .ny = 1, .nz = 1}));

@@ -13,8 +13,8 @@
 #include "engine/timer.hpp"
 #include "io/run_log.hpp"
 #include "solvers/distributed_unstructured_euler.hpp"
+#include "solvers/distributed_unstructured_implicit.hpp"
 #include "solvers/unstructured_euler.hpp"
-#include "solvers/unstructured_implicit.hpp"
 #include "tools/tessera/run_settings.hpp"
 #include "tools/tessera/unstructured_case_reader.hpp"
 #if TESSERA_HAS_VTK
@@ -27,23 +27,6 @@ using io::Config;
 using io::ConfigErrorKind;
 
 namespace {
-
-// Pseudo-time steps to the steady state, a line per step with the density residual relative to
-// the first; returns the iterations taken (maxIterations where it stopped short of residualDrop).
-template <class Precision>
-int solveSteady(UnstructuredEuler& solver, const linalg::BlockPattern& pattern,
-                const ImplicitSettings& settings, bool quiet) {
-  UnstructuredImplicit<Precision> implicit(solver, pattern, settings);
-  Stopwatch watch;
-  const PseudoTimeStep last = implicit.solve([&](const PseudoTimeStep& s) {
-    if (!quiet)
-      std::printf("iteration %5d  density residual %.3e (relative %.3e)  CFL %.3g  %.2f s\n",
-                  s.iteration, s.residual, s.relativeResidual, s.cfl, watch.seconds());
-  });
-  std::printf("tessera: %d iterations, density residual dropped to %.3e of the first in %.2f s\n",
-              last.iteration, last.relativeResidual, watch.seconds());
-  return last.iteration;
-}
 
 // The solver whose scatters are tuned and whose mesh is written: the rank's own.
 UnstructuredEuler& localSolver(UnstructuredEuler& solver) {
@@ -168,51 +151,71 @@ void runExplicit(Solver& solver, double cfl, int faces, const Config& cfg,
     std::printf("stopped at time.max_steps = %lld before time.end_time\n", run.maxSteps);
 }
 
-// Backward-Euler pseudo-time steps to the steady state, on one rank.
+// Backward-Euler pseudo-time steps to the steady state, on one rank or several
+// (DistributedUnstructuredImplicit: every rank sweeps its owned rows and writes its owned cells;
+// rank 0 prints a line per step, logs and writes the .pvtu and .pvd).
+template <class Precision>
 void runImplicit(const Config& cfg, const RunRequest& request, const RunSettings& run,
-                 const ImplicitCase& implicit, const Euler<3>& pde, unstructured::Mesh mesh,
+                 const ImplicitCase& implicit, const Euler<3>& pde, const unstructured::Mesh& mesh,
                  const UnstructuredBoundary& boundary, const ConservedAt& initial,
                  MemorySpace space, const Strategies& forced) {
-  // The implicit solver's block rows are the cells, numbered color by color. Its pseudo-time
-  // steps have CFL numbers of their own; the explicit step's CFL (0.9) goes unused.
-  ColorContiguousMesh colored = colorContiguousMesh(mesh);
-  UnstructuredEuler solver(pde, std::move(colored.mesh), boundary, 0.9, space);
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const bool lead = rank == 0;
+  DistributedUnstructuredImplicit<Precision> solver(MPI_COMM_WORLD, pde, mesh, boundary,
+                                                    implicit.settings, space);
   solver.initialise(initial);
-  const auto strategies = chooseStrategies(solver, forced, true);
-  prepareOutputFolder(cfg, run);
-  io::RunLog log(run.directory / "log.jsonl", run.endTime, request.quiet ? 0 : run.progressEvery);
-  for (const auto& [scatter, choice] : strategies)
-    log.atomicStrategy(eulerScatterName(scatter), choice);
+  UnstructuredEuler& local = solver.euler().solver();
+  const auto strategies = chooseStrategies(local, forced, lead);
+  // The diagonal blocks' scatter (25 values per face) takes the residual's strategy (5 values,
+  // the same faces in the same order) rather than a tuning of its own.
+  solver.setJacobianStrategy(local.strategy(EulerScatter::Residual));
+
+  if (lead)
+    prepareOutputFolder(cfg, run);
+  MPI_Barrier(MPI_COMM_WORLD); // the folder exists before any rank writes into it
+  std::optional<io::RunLog> log;
+  if (lead) {
+    log.emplace(run.directory / "log.jsonl", run.endTime, request.quiet ? 0 : run.progressEvery);
+    for (const auto& [scatter, choice] : strategies)
+      log->atomicStrategy(eulerScatterName(scatter), choice);
+  }
 #if TESSERA_HAS_VTK
-  io::UnstructuredSeriesWriter writer(run.directory, run.name, 0, 1);
+  io::UnstructuredSeriesWriter writer(run.directory, run.name, rank, ranks);
   // A steady run numbers its outputs by iteration, which also stands in for their time.
   const auto writeOutputAt = [&](long long iteration) {
     if (!run.writeOutput)
       return;
-    log.output(iteration, double(iteration),
-               writeCells(writer, iteration, double(iteration), solver));
+    const auto file = writeRankZeroLast(
+        [&] { return writeCells(writer, iteration, double(iteration), solver.euler()); });
+    if (log)
+      log->output(iteration, double(iteration), file);
   };
 #else
-  if (run.writeOutput)
+  if (run.writeOutput && lead)
     std::printf("note: this build has no VTK output (TESSERA_ENABLE_VTK=OFF); writing none\n");
   const auto writeOutputAt = [](long long) {};
 #endif
-  ImplicitSettings settings = implicit.settings;
-  // The diagonal blocks' scatter (25 values per face) takes the residual's strategy (5 values,
-  // the same faces in the same order) rather than a tuning of its own.
-  settings.jacobianStrategy = solver.strategy(EulerScatter::Residual);
-  std::printf("tessera: %s, unstructured, %d cells, %d faces, implicit (%s, %d sweeps, %d "
-              "colors), residual drop %.3g\n",
-              request.caseFile.string().c_str(), solver.numCells(), solver.mesh().numFaces(),
-              implicit.mixedPrecision ? "mixed precision" : "fp64", settings.sweeps,
-              colored.pattern.numColors(), settings.residualDrop);
+  const ImplicitSettings& settings = implicit.settings;
+  if (lead)
+    std::printf("tessera: %s, unstructured, %d cells, %d faces, %d rank%s, implicit (%s, %d "
+                "sweeps, %d colors), residual drop %.3g\n",
+                request.caseFile.string().c_str(), mesh.numCells(), mesh.numFaces(), ranks,
+                ranks == 1 ? "" : "s", Precision::kName.data(), settings.sweeps,
+                solver.numColors(), settings.residualDrop);
   writeOutputAt(0);
-  const int iterations =
-      implicit.mixedPrecision
-          ? solveSteady<linalg::MixedPrecision>(solver, colored.pattern, settings, request.quiet)
-          : solveSteady<linalg::DoublePrecision>(solver, colored.pattern, settings, request.quiet);
-  writeOutputAt(iterations);
-  if (iterations >= settings.maxIterations)
+  Stopwatch watch;
+  const PseudoTimeStep last = solver.solve([&](const PseudoTimeStep& s) {
+    if (lead && !request.quiet)
+      std::printf("iteration %5d  density residual %.3e (relative %.3e)  CFL %.3g  %.2f s\n",
+                  s.iteration, s.residual, s.relativeResidual, s.cfl, watch.seconds());
+  });
+  if (lead)
+    std::printf("tessera: %d iterations, density residual dropped to %.3e of the first in %.2f s\n",
+                last.iteration, last.relativeResidual, watch.seconds());
+  writeOutputAt(last.iteration);
+  if (lead && last.iteration >= settings.maxIterations)
     std::printf("stopped at implicit.max_iterations = %d before implicit.residual_drop\n",
                 settings.maxIterations);
 }
@@ -238,18 +241,18 @@ void runUnstructuredCase(Config& cfg, const RunRequest& request) {
   const RunSettings run = readRunSettings(cfg, request, !implicit);
   const MemorySpace space = readBackend(cfg);
   cfg.rejectUnreadKeys(); // every key has been read: anything left is a mistake
-  int ranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  if (implicit && ranks > 1)
-    throw io::ConfigError(ConfigErrorKind::Unavailable,
-                          "implicit.enabled = true runs on one MPI rank for now; this run has " +
-                              std::to_string(ranks));
   const Strategies strategies{forcedResidual, forcedWaveSpeed};
   if (implicit) {
-    runImplicit(cfg, request, run, *implicit, pde, std::move(mesh), boundary, initial, space,
-                strategies);
+    if (implicit->mixedPrecision)
+      runImplicit<linalg::MixedPrecision>(cfg, request, run, *implicit, pde, mesh, boundary,
+                                          initial, space, strategies);
+    else
+      runImplicit<linalg::DoublePrecision>(cfg, request, run, *implicit, pde, mesh, boundary,
+                                           initial, space, strategies);
     return;
   }
+  int ranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   const int faces = mesh.numFaces();
   if (ranks == 1) {
     UnstructuredEuler solver(pde, std::move(mesh), boundary, cfl, space);
