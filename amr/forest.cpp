@@ -256,7 +256,7 @@ mpi::HaloPlan Forest<Dim>::ghostExchangePlan() const {
   using Api = P4est<Dim>;
   mpi::HaloPlan plan;
   auto* ghost = state_->ghost; // sc_array_index takes a mutable array; nothing is written
-  if (ghost == nullptr) // one rank
+  if (ghost == nullptr)        // one rank
     return plan;
   const int firstGhostItem = int(leaves_.size());
   for (int rank = 0; rank < ghost->mpisize; ++rank) {
@@ -272,8 +272,8 @@ mpi::HaloPlan Forest<Dim>::ghostExchangePlan() const {
     plan.neighbourRanks.push_back(rank);
     std::vector<int> send, receive;
     for (p4est_locidx_t m = mirrorsFrom; m < mirrorsTo; ++m) {
-      const auto* q = static_cast<const typename Api::Quadrant*>(sc_array_index(
-          &ghost->mirrors, std::size_t(ghost->mirror_proc_mirrors[std::size_t(m)])));
+      const auto* q = static_cast<const typename Api::Quadrant*>(
+          sc_array_index(&ghost->mirrors, std::size_t(ghost->mirror_proc_mirrors[std::size_t(m)])));
       send.push_back(int(q->p.piggy3.local_num));
     }
     for (p4est_locidx_t g = ghostsFrom; g < ghostsTo; ++g)

@@ -102,9 +102,9 @@ GhostPatches ghostPatches(const Forest<Dim>& forest, const PatchLayout<Dim>& lay
   const int owned = int(forest.leaves().size());
   const mpi::HaloPlan patches = forest.ghostExchangePlan();
   // The plan receives the ghosts in their own order (item owned + g for ghost g).
-  ghosts.state = mpi::valuePlan(ghosts.comm, patches,
-                                haloPlanReads(haloPlan, layout, owned, ghosts.count),
-                                layout.patchStride());
+  ghosts.state =
+      mpi::valuePlan(ghosts.comm, patches, haloPlanReads(haloPlan, layout, owned, ghosts.count),
+                     layout.patchStride());
   const auto fluxReads = refluxPlanReads<Dim>(refluxPlan, layout, owned, ghosts.count);
   int readsFluxes = 0;
   for (const auto& reads : fluxReads)
@@ -112,9 +112,9 @@ GhostPatches ghostPatches(const Forest<Dim>& forest, const PatchLayout<Dim>& lay
   MPI_Allreduce(MPI_IN_PLACE, &readsFluxes, 1, MPI_INT, MPI_LOR, ghosts.comm);
   ghosts.exchangeFluxes = readsFluxes != 0;
   if (ghosts.exchangeFluxes)
-    ghosts.fluxes = mpi::valuePlan(ghosts.comm, patches, fluxReads,
-                                   FluxRegisterLayout<Dim>{layout.cellsPerAxis, layout.numVars}
-                                       .patchStride());
+    ghosts.fluxes =
+        mpi::valuePlan(ghosts.comm, patches, fluxReads,
+                       FluxRegisterLayout<Dim>{layout.cellsPerAxis, layout.numVars}.patchStride());
   return ghosts;
 }
 

@@ -43,11 +43,11 @@ void BM_WeakScaling(benchmark::State& state) {
   AmrSettings uniform;
   uniform.maxLevel = 0;
   uniform.regridInterval = 0;
-  AmrSolver<Euler<kDim>> solver(
-      MPI_COMM_WORLD, ic.pde, PatchLayout<kDim>{n, 1, kDim + 2}, {{ranks * block, block, block}},
-      {{0.0, 0.0, 0.0}}, {{double(ranks), 1.0, 1.0}},
-      DomainBoundary<kDim>::all(BoundaryKind::Periodic), uniform, amr::IndicatorCriterion{}, 0.3,
-      space);
+  AmrSolver<Euler<kDim>> solver(MPI_COMM_WORLD, ic.pde, PatchLayout<kDim>{n, 1, kDim + 2},
+                                {{ranks * block, block, block}}, {{0.0, 0.0, 0.0}},
+                                {{double(ranks), 1.0, 1.0}},
+                                DomainBoundary<kDim>::all(BoundaryKind::Periodic), uniform,
+                                amr::IndicatorCriterion{}, 0.3, space);
   solver.initialise([&](const auto&, const auto&) { return ic; });
   for (int s = 0; s < 5; ++s) // first-touch, plan uploads
     solver.advance(solver.stableDt());

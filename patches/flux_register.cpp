@@ -9,10 +9,9 @@
 namespace tessera {
 
 template <int Dim>
-std::vector<RefluxOp<Dim>> buildRefluxPlan(std::span<const PatchPlacement<Dim>> patches,
-                                           Vec<int, Dim> level0PatchesPerAxis,
-                                           const DomainBoundary<Dim>& boundary,
-                                           int correctedPatches) {
+std::vector<RefluxOp<Dim>>
+buildRefluxPlan(std::span<const PatchPlacement<Dim>> patches, Vec<int, Dim> level0PatchesPerAxis,
+                const DomainBoundary<Dim>& boundary, int correctedPatches) {
   const PlacementIndex<Dim> index(patches);
   const int corrected = correctedPatches < 0 ? int(patches.size()) : correctedPatches;
   std::vector<RefluxOp<Dim>> plan;

@@ -51,10 +51,9 @@ struct RefluxOp {
 // patch is one of the first `correctedPatches` (all where negative); the fine patch may be any
 // (on several MPI ranks, a ghost patch, whose fluxes its owner sends).
 template <int Dim>
-std::vector<RefluxOp<Dim>> buildRefluxPlan(std::span<const PatchPlacement<Dim>> patches,
-                                           Vec<int, Dim> level0PatchesPerAxis,
-                                           const DomainBoundary<Dim>& boundary,
-                                           int correctedPatches = -1);
+std::vector<RefluxOp<Dim>>
+buildRefluxPlan(std::span<const PatchPlacement<Dim>> patches, Vec<int, Dim> level0PatchesPerAxis,
+                const DomainBoundary<Dim>& boundary, int correctedPatches = -1);
 
 // Host execution after the update: each coarse cell next to a finer patch gets
 // dt/dx (F_coarse - mean F_fine), signed by its face, added to qNew. The caller recomputes the

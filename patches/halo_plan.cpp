@@ -42,10 +42,10 @@ inline bool restrictRange(int scale, int shift, int from, int to, int& lo, int& 
 } // namespace
 
 template <int Dim>
-HaloPlan<Dim>
-buildHaloPlan(const PatchLayout<Dim>& layout, std::span<const PatchPlacement<Dim>> patches,
-              Vec<int, Dim> level0PatchesPerAxis, const DomainBoundary<Dim>& boundary,
-              int filledPatches) {
+HaloPlan<Dim> buildHaloPlan(const PatchLayout<Dim>& layout,
+                            std::span<const PatchPlacement<Dim>> patches,
+                            Vec<int, Dim> level0PatchesPerAxis, const DomainBoundary<Dim>& boundary,
+                            int filledPatches) {
   const int n = layout.cellsPerAxis;
   const int h = layout.halo;
   const PlacementIndex<Dim> index(patches);

@@ -63,10 +63,10 @@ struct HaloPlan {
 // are sources only. On several MPI ranks those are the ghost patches, the copies of other ranks'
 // patches that touch this rank's: the plan then needs no patch beyond them.
 template <int Dim>
-HaloPlan<Dim>
-buildHaloPlan(const PatchLayout<Dim>& layout, std::span<const PatchPlacement<Dim>> patches,
-              Vec<int, Dim> level0PatchesPerAxis, const DomainBoundary<Dim>& boundary,
-              int filledPatches = -1);
+HaloPlan<Dim> buildHaloPlan(const PatchLayout<Dim>& layout,
+                            std::span<const PatchPlacement<Dim>> patches,
+                            Vec<int, Dim> level0PatchesPerAxis, const DomainBoundary<Dim>& boundary,
+                            int filledPatches = -1);
 
 // The plan of a uniform grid: every patch on level 0.
 template <int Dim>

@@ -51,9 +51,8 @@ inline ColorOrderedShare colorOrderedShare(MPI_Comm comm, const unstructured::Me
     sent[std::size_t(c)] = true;
   linalg::ColoredCells colored =
       linalg::colorContiguousCells(local.mesh, sent, colors, local.numOwned);
-  ColorOrderedShare share{unstructured::renumbered(local, colored.newToOld),
-                          std::move(colored.pattern),
-                          {}};
+  ColorOrderedShare share{
+      unstructured::renumbered(local, colored.newToOld), std::move(colored.pattern), {}};
   std::vector<int> colorOfRow(static_cast<std::size_t>(cells));
   for (int row = 0; row < cells; ++row)
     colorOfRow[std::size_t(row)] = colors.color[std::size_t(colored.newToOld[std::size_t(row)])];
@@ -70,9 +69,7 @@ public:
     for (const mpi::HaloPlan& plan : colorPlans)
       exchanges_.emplace_back(comm, plan, 5, space);
   }
-  void start(int color, const Update* dq) override {
-    exchanges_[std::size_t(color)].start(dq);
-  }
+  void start(int color, const Update* dq) override { exchanges_[std::size_t(color)].start(dq); }
   void finish(int color, Update* dq) override { exchanges_[std::size_t(color)].finish(dq); }
 
 private:

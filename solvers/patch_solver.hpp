@@ -13,8 +13,8 @@
 // then brings the ghosts' interiors over before the halo fill and, where refluxing needs them,
 // their boundary fluxes before the correction; dt is the minimum over the ranks. The ghost
 // messages travel while the inner patches, whose halos read no ghost, are filled and updated;
-// the outer patches follow once the ghosts have arrived. The device functions are compiled for the PDEs
-// Tessera ships (solvers/*_device.cu); another PDE instantiates them in its own .cu file.
+// the outer patches follow once the ghosts have arrived. The device functions are compiled for the
+// PDEs Tessera ships (solvers/*_device.cu); another PDE instantiates them in its own .cu file.
 #include <algorithm>
 #include <memory>
 #include <mpi.h>

@@ -186,8 +186,8 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
     fusedRusanovMarch(PDE pde, PatchLayout<PDE::kDim> layout,
                       const PatchGeometry<PDE::kDim>* __restrict__ geometry, int numPatches,
                       const int* __restrict__ patches, const double* __restrict__ q,
-                      double* __restrict__ qNew, double dt,
-                      double* __restrict__ patchLambda, double* __restrict__ fluxRegister) {
+                      double* __restrict__ qNew, double dt, double* __restrict__ patchLambda,
+                      double* __restrict__ fluxRegister) {
   using State = typename PDE::State;
   using Shape = MarchShape<PDE::kDim, N, Rows>;
   constexpr int kDim = PDE::kDim, kMarch = kDim - 1, kCells = Shape::kPlaneCells;
@@ -416,8 +416,8 @@ void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
   // for 8^3.
   constexpr bool k3D = PDE::kDim == 3;
   const auto launch = [&]<int N, int Rows>() {
-    launchMarch<PDE, N, Rows>(pde, layout, geometry, numPatches, patches, q, qNew, dt,
-                              patchLambda, fluxRegister);
+    launchMarch<PDE, N, Rows>(pde, layout, geometry, numPatches, patches, q, qNew, dt, patchLambda,
+                              fluxRegister);
   };
   switch (layout.cellsPerAxis) {
   case 8:

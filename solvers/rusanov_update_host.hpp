@@ -268,8 +268,8 @@ double updatePatch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
 template <ConservationLaw PDE>
 void rusanovUpdateHost(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                        std::span<const PatchGeometry<PDE::kDim>> geometry, const double* q,
-                       double* qNew, double dt, double* patchLambda,
-                       double* fluxRegister = nullptr, std::span<const int> patches = {}) {
+                       double* qNew, double dt, double* patchLambda, double* fluxRegister = nullptr,
+                       std::span<const int> patches = {}) {
   if (layout.cellsPerAxis > kMaxCellsPerAxis)
     throw std::invalid_argument("rusanovUpdateHost: at most 128 cells per patch axis");
   const std::size_t ps = layout.patchStride();

@@ -90,8 +90,8 @@ public:
   // face side (a pattern of another numbering, or two cells sharing two faces).
   UnstructuredImplicit(UnstructuredEuler& solver, const linalg::BlockPattern& pattern,
                        ImplicitSettings settings, ImplicitRows<Update> rows = {})
-      : solver_(solver), settings_(settings),
-        rows_(withOwnedRows(rows, solver.numCells())), matrix_(pattern, solver.space()),
+      : solver_(solver), settings_(settings), rows_(withOwnedRows(rows, solver.numCells())),
+        matrix_(pattern, solver.space()),
         slots_(toSpace(faceSlots(solver.mesh(), pattern), solver.space())),
         dq_(std::size_t(5) * std::size_t(solver.numCells()), solver.space()),
         squares_(std::size_t(rows_.ownedRows), solver.space()) {}

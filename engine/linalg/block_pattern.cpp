@@ -32,8 +32,8 @@ ColoredCells colorContiguousCells(const unstructured::Mesh& mesh,
                                 std::to_string(numCells) + " cells");
   if (coloring.color.size() != std::size_t(numCells) || sweptCells < 0 || sweptCells > numCells)
     throw std::invalid_argument("colorContiguousCells: " + std::to_string(coloring.color.size()) +
-                                " colors and " + std::to_string(sweptCells) +
-                                " swept cells for " + std::to_string(numCells) + " cells");
+                                " colors and " + std::to_string(sweptCells) + " swept cells for " +
+                                std::to_string(numCells) + " cells");
   ColoredCells result;
   BlockPattern& pattern = result.pattern;
 

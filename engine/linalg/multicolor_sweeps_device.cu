@@ -174,8 +174,7 @@ void multicolorSweepsDevice(const BlockMatrix<NB, Precision>& a, const double* r
 
 #define TESSERA_INSTANTIATE_SWEEPS(NB, MAPPING)                                                    \
   template void multicolorSweepsDevice<NB, MixedPrecision, SweepMapping::MAPPING>(                 \
-      const BlockMatrix<NB, MixedPrecision>&, const double*, float*, int,                          \
-      SweepExchange<float>*);                                                                      \
+      const BlockMatrix<NB, MixedPrecision>&, const double*, float*, int, SweepExchange<float>*);  \
   template void multicolorSweepsDevice<NB, DoublePrecision, SweepMapping::MAPPING>(                \
       const BlockMatrix<NB, DoublePrecision>&, const double*, double*, int,                        \
       SweepExchange<double>*);

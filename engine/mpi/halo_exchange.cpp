@@ -131,8 +131,7 @@ void BasicHaloExchange<T>::start(const T* values) {
 template <class T>
 void BasicHaloExchange<T>::finish(T* values) {
   if (space_ == MemorySpace::Host) {
-    check(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE),
-          "MPI_Waitall");
+    check(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
     unpackHaloValues(receiveBuffer_.data(), plan_.receiveItems.indices, width_, values);
     return;
   }
@@ -158,8 +157,8 @@ void BasicHaloExchange<T>::postReceives() {
   for (std::size_t i = 0; i < plan_.neighbourRanks.size(); ++i) {
     const int first = plan_.receiveItems.offsets[i];
     const int count = plan_.receiveItems.offsets[i + 1] - first;
-    check(MPI_Irecv(receiveBuffer_.data() + std::size_t(first) * width, count * width_, mpiType<T>(),
-                    plan_.neighbourRanks[i], kHaloTag, comm_, &requests_[i]),
+    check(MPI_Irecv(receiveBuffer_.data() + std::size_t(first) * width, count * width_,
+                    mpiType<T>(), plan_.neighbourRanks[i], kHaloTag, comm_, &requests_[i]),
           "MPI_Irecv");
   }
 }

@@ -43,7 +43,7 @@ void packHaloValuesDevice(const T* values, const int* items, int numItems, int w
   if (count == 0)
     return;
   packKernel<<<blocksFor(count), kThreadsPerBlock, 0, stream>>>(values, items, count, width,
-                                                               packed);
+                                                                packed);
   TESSERA_GPU_CHECK_LAUNCH();
 }
 
@@ -54,12 +54,12 @@ void unpackHaloValuesDevice(const T* packed, const int* items, int numItems, int
   if (count == 0)
     return;
   unpackKernel<<<blocksFor(count), kThreadsPerBlock, 0, stream>>>(packed, items, count, width,
-                                                                 values);
+                                                                  values);
   TESSERA_GPU_CHECK_LAUNCH();
 }
 
 #define TESSERA_INSTANTIATE_HALO_PACK(T)                                                           \
-  template void packHaloValuesDevice(const T*, const int*, int, int, T*, gpuStream_t);           \
+  template void packHaloValuesDevice(const T*, const int*, int, int, T*, gpuStream_t);             \
   template void unpackHaloValuesDevice(const T*, const int*, int, int, T*, gpuStream_t);
 TESSERA_INSTANTIATE_HALO_PACK(double)
 TESSERA_INSTANTIATE_HALO_PACK(float)

@@ -32,8 +32,7 @@ HaloPlan valuePlan(MPI_Comm comm, const HaloPlan& items,
                    std::span<const std::vector<int>> readsOfReceived, std::size_t stride) {
   if (readsOfReceived.size() != items.receiveItems.indices.size())
     throw std::invalid_argument("valuePlan: reads of " + std::to_string(readsOfReceived.size()) +
-                                " items for " +
-                                std::to_string(items.receiveItems.indices.size()) +
+                                " items for " + std::to_string(items.receiveItems.indices.size()) +
                                 " received items");
   for (const std::vector<int>& reads : readsOfReceived)
     for (std::size_t i = 0; i < reads.size(); ++i)
@@ -59,8 +58,8 @@ HaloPlan valuePlan(MPI_Comm comm, const HaloPlan& items,
     check(MPI_Irecv(countsIn[i].data(), int(countsIn[i].size()), MPI_INT, items.neighbourRanks[i],
                     kCountsTag, comm, &requests[i]),
           "MPI_Irecv");
-    check(MPI_Isend(countsOut[i].data(), int(countsOut[i].size()), MPI_INT,
-                    items.neighbourRanks[i], kCountsTag, comm, &requests[ranks + i]),
+    check(MPI_Isend(countsOut[i].data(), int(countsOut[i].size()), MPI_INT, items.neighbourRanks[i],
+                    kCountsTag, comm, &requests[ranks + i]),
           "MPI_Isend");
   }
   check(MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
@@ -69,8 +68,8 @@ HaloPlan valuePlan(MPI_Comm comm, const HaloPlan& items,
     for (int count : countsIn[i])
       total += std::size_t(count);
     offsetsIn[i].resize(total);
-    check(MPI_Irecv(offsetsIn[i].data(), int(total), MPI_INT, items.neighbourRanks[i],
-                    kOffsetsTag, comm, &requests[i]),
+    check(MPI_Irecv(offsetsIn[i].data(), int(total), MPI_INT, items.neighbourRanks[i], kOffsetsTag,
+                    comm, &requests[i]),
           "MPI_Irecv");
     check(MPI_Isend(offsetsOut[i].data(), int(offsetsOut[i].size()), MPI_INT,
                     items.neighbourRanks[i], kOffsetsTag, comm, &requests[ranks + i]),

@@ -161,7 +161,8 @@ MeshDescription localDescription(const Mesh& global, const LocalNumbering& ln, i
   return d;
 }
 
-mpi::HaloPlan haloPlan(const Mesh& global, std::span<const int> partOfCell, const LocalNumbering& ln) {
+mpi::HaloPlan haloPlan(const Mesh& global, std::span<const int> partOfCell,
+                       const LocalNumbering& ln) {
   // Both maps are keyed by the neighbour rank; cells go in ascending local order, which is
   // ascending global order within the owned and within the halo cells.
   std::map<int, std::vector<int>> send, receive;
@@ -229,7 +230,8 @@ LocalMesh renumbered(const LocalMesh& local, std::span<const int> newToOld) {
   std::vector<int> oldToNew(std::size_t(cells), -1);
   for (int n = 0; n < cells; ++n) {
     const int old = newToOld[std::size_t(n)];
-    const bool staysOnItsSide = old >= 0 && old < cells && (old < local.numOwned) == (n < local.numOwned);
+    const bool staysOnItsSide =
+        old >= 0 && old < cells && (old < local.numOwned) == (n < local.numOwned);
     if (!staysOnItsSide || oldToNew[std::size_t(old)] >= 0)
       throw std::invalid_argument("renumbered: new cell " + std::to_string(n) + " from old cell " +
                                   std::to_string(old) +

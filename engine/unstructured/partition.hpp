@@ -28,7 +28,7 @@ struct LocalMesh {
   int numOwned = 0;
   std::vector<int> globalCell; // local cell -> global cell
   int partitionTag = 0;        // 1 + the largest tag of the global mesh (0 where it has none)
-  mpi::HaloPlan halo; // rows in ascending global cell order
+  mpi::HaloPlan halo;          // rows in ascending global cell order
 };
 
 // The local mesh of `rank` under partOfCell (one part per global cell, parts are ranks). Throws

@@ -102,8 +102,8 @@ void expectUpdateMatchesHost(const PDE& pde, const Initial& ic, int n, int halo)
   dNew.copyFromHost(std::vector<double>(dq.size(), kNaN));
   dLambda.copyFromHost(std::vector<double>(numPatches, kNaN));
   const auto dListed = toDevice(listed);
-  rusanovUpdateDevice(pde, layout, dGeometry.data(), int(listed.size()), dq.data(), dNew.data(),
-                      dt, dLambda.data(), nullptr, dListed.data());
+  rusanovUpdateDevice(pde, layout, dGeometry.data(), int(listed.size()), dq.data(), dNew.data(), dt,
+                      dLambda.data(), nullptr, dListed.data());
   const auto deviceListed = toHost(dNew), deviceListedLambda = toHost(dLambda);
   for (int p = 0; p < numPatches; ++p) {
     const bool isListed = p % 2 == 1;

@@ -38,8 +38,8 @@ double maxOverRanks(double value) {
 
 struct ImplicitRun {
   std::vector<double> relativeResiduals;
-  std::vector<double> state;     // owned cells, local order
-  std::vector<int> globalCell;   // of each owned cell
+  std::vector<double> state;   // owned cells, local order
+  std::vector<int> globalCell; // of each owned cell
 };
 
 // perturbation: the initial density is multiplied by 1 + perturbation where x > 0.5.
@@ -50,9 +50,8 @@ ImplicitRun solve(MPI_Comm comm, const unstructured::Mesh& mesh, MemorySpace spa
   ImplicitSettings settings;
   settings.maxIterations = kSteps;
   settings.residualDrop = 0.0; // all kSteps steps
-  DistributedUnstructuredImplicit<Precision> solver(comm, pde, mesh,
-                                                    test::bumpChannelBoundary(pde), settings,
-                                                    space);
+  DistributedUnstructuredImplicit<Precision> solver(comm, pde, mesh, test::bumpChannelBoundary(pde),
+                                                    settings, space);
   solver.initialise([&](const Vec<double, 3>& x) {
     Euler<3>::State q = test::bumpFreestream(pde);
     if (x[0] > 0.5)
@@ -60,7 +59,8 @@ ImplicitRun solve(MPI_Comm comm, const unstructured::Mesh& mesh, MemorySpace spa
     return q;
   });
   ImplicitRun run;
-  solver.solve([&](const PseudoTimeStep& s) { run.relativeResiduals.push_back(s.relativeResidual); });
+  solver.solve(
+      [&](const PseudoTimeStep& s) { run.relativeResiduals.push_back(s.relativeResidual); });
   run.state = solver.ownedState();
   const auto& local = solver.localMesh();
   run.globalCell.assign(local.globalCell.begin(), local.globalCell.begin() + local.numOwned);
@@ -99,8 +99,7 @@ protected:
       return INFINITY;
     double largest = 0.0;
     for (std::size_t i = 0; i < a.relativeResiduals.size(); ++i)
-      largest = std::max(largest,
-                         std::fabs(a.relativeResiduals[i] / b.relativeResiduals[i] - 1.0));
+      largest = std::max(largest, std::fabs(a.relativeResiduals[i] / b.relativeResiduals[i] - 1.0));
     return largest;
   }
 

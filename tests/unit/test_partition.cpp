@@ -383,18 +383,17 @@ TEST_P(LocalMeshOfEveryRank, ColorOrderedSharesStillPairAndSplitByColor) {
       const int b = ordered[a].halo.neighbourRanks[std::size_t(row)];
       const int back = planRow(ordered[std::size_t(b)], int(a));
       ASSERT_GE(back, 0);
-      EXPECT_EQ(toGlobal(ordered[a].halo.sendItems.row(row), ordered[a]),
-                toGlobal(ordered[std::size_t(b)].halo.receiveItems.row(back),
-                         ordered[std::size_t(b)]));
-      const auto splitBack =
-          mpi::splitByClass(ordered[std::size_t(b)].halo, colorOfRow[std::size_t(b)],
-                            globalColors.numColors);
+      EXPECT_EQ(
+          toGlobal(ordered[a].halo.sendItems.row(row), ordered[a]),
+          toGlobal(ordered[std::size_t(b)].halo.receiveItems.row(back), ordered[std::size_t(b)]));
+      const auto splitBack = mpi::splitByClass(ordered[std::size_t(b)].halo,
+                                               colorOfRow[std::size_t(b)], globalColors.numColors);
       for (int c = 0; c < globalColors.numColors; ++c) {
         for (int cell : split[std::size_t(c)].sendItems.row(row))
           EXPECT_EQ(colorOfRow[a][std::size_t(cell)], c);
-        EXPECT_EQ(toGlobal(split[std::size_t(c)].sendItems.row(row), ordered[a]),
-                  toGlobal(splitBack[std::size_t(c)].receiveItems.row(back),
-                           ordered[std::size_t(b)]));
+        EXPECT_EQ(
+            toGlobal(split[std::size_t(c)].sendItems.row(row), ordered[a]),
+            toGlobal(splitBack[std::size_t(c)].receiveItems.row(back), ordered[std::size_t(b)]));
       }
     }
   }

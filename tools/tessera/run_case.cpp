@@ -97,12 +97,7 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, MakeInitial makeI
   amr.initialise(makeInitial);
   PatchSolver<PDE>& solver = amr.solver();
 
-  if (lead)
-    prepareOutputFolder(cfg, run);
-  MPI_Barrier(MPI_COMM_WORLD); // the folder exists before any rank writes into it
-  std::optional<io::RunLog> log;
-  if (lead)
-    log.emplace(run.directory / "log.jsonl", run.endTime, request.quiet ? 0 : run.progressEvery);
+  std::optional<io::RunLog> log = openLeadRunLog(cfg, request, run);
 
 #if TESSERA_HAS_VTK
   io::VtkSeriesWriter writer(run.directory, run.name, rank, ranks);
@@ -112,8 +107,8 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, MakeInitial makeI
     std::vector<int> levels;
     for (const auto& leaf : amr.forest().leaves())
       levels.push_back(leaf.level);
-    const io::PatchMesh mesh = io::patchMesh<Dim>(solver.layout(), solver.geometry(), levels,
-                                                  int(amr.firstGlobalPatch()));
+    const io::PatchMesh mesh =
+        io::patchMesh<Dim>(solver.layout(), solver.geometry(), levels, int(amr.firstGlobalPatch()));
     const auto arrays = io::cellArrays(solver.pde(), solver.hostState());
     const auto file = writeRankZeroLast(
         [&] { return writer.write(int(solver.step()), solver.time(), mesh, arrays); });

@@ -60,6 +60,19 @@ void prepareOutputFolder(const Config& cfg, const RunSettings& run) {
   io::writeFileAtomically(run.directory / "config.toml", cfg.effectiveToml());
 }
 
+std::optional<io::RunLog> openLeadRunLog(const io::Config& cfg, const RunRequest& request,
+                                         const RunSettings& run) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::optional<io::RunLog> log;
+  if (rank == 0) {
+    prepareOutputFolder(cfg, run);
+    log.emplace(run.directory / "log.jsonl", run.endTime, request.quiet ? 0 : run.progressEvery);
+  }
+  MPI_Barrier(MPI_COMM_WORLD); // the folder exists before any rank writes into it
+  return log;
+}
+
 OutputSchedule::OutputSchedule(const RunSettings& run)
     : endTime_(run.endTime), interval_(run.outputInterval), slack_(1e-12 * run.endTime),
       maxSteps_(run.maxSteps), next_(outputTime(1)) {}

@@ -3,10 +3,12 @@
 // the effective configuration, and the schedule of output times.
 #include <filesystem>
 #include <mpi.h>
+#include <optional>
 #include <string>
 
 #include "engine/memory.hpp"
 #include "io/config.hpp"
+#include "io/run_log.hpp"
 #include "tools/tessera/run_case.hpp"
 
 namespace tessera::cli {
@@ -32,6 +34,12 @@ MemorySpace readBackend(io::Config& cfg);
 
 // Creates the output folder and writes the effective configuration into it.
 void prepareOutputFolder(const io::Config& cfg, const RunSettings& run);
+
+// Collective over MPI_COMM_WORLD: rank 0 creates the output folder (prepareOutputFolder) and
+// returns the run's log.jsonl; the other ranks get none. Every rank returns once the folder
+// exists.
+std::optional<io::RunLog> openLeadRunLog(const io::Config& cfg, const RunRequest& request,
+                                         const RunSettings& run);
 
 // Calls writeStep() on every rank of MPI_COMM_WORLD, rank 0 last: its call writes the .pvtu that
 // names the other ranks' pieces, which must exist by then (io/vtk_output.hpp).

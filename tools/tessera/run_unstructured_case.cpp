@@ -64,6 +64,18 @@ struct Strategies {
   std::optional<atomics::Strategy> residual, waveSpeed;
 };
 
+// Collective: rank 0 creates the output folder and returns the run's log, with the face
+// scatters' strategies recorded; the other ranks get none.
+std::optional<io::RunLog>
+openRunLog(const Config& cfg, const RunRequest& request, const RunSettings& run,
+           const std::vector<std::pair<EulerScatter, atomics::TunerChoice>>& strategies) {
+  std::optional<io::RunLog> log = openLeadRunLog(cfg, request, run);
+  if (log)
+    for (const auto& [scatter, choice] : strategies)
+      log->atomicStrategy(eulerScatterName(scatter), choice);
+  return log;
+}
+
 // Tunes (or sets) both face scatters of the rank's solver, printing and returning the choices.
 std::vector<std::pair<EulerScatter, atomics::TunerChoice>>
 chooseStrategies(UnstructuredEuler& solver, const Strategies& forced, bool print) {
@@ -100,22 +112,14 @@ void runExplicit(Solver& solver, double cfl, int faces, const Config& cfg,
   // forces one.
   const auto strategies = chooseStrategies(localSolver(solver), forced, lead);
 
-  if (lead)
-    prepareOutputFolder(cfg, run);
-  MPI_Barrier(MPI_COMM_WORLD); // the folder exists before any rank writes into it
-  std::optional<io::RunLog> log;
-  if (lead) {
-    log.emplace(run.directory / "log.jsonl", run.endTime, request.quiet ? 0 : run.progressEvery);
-    for (const auto& [scatter, choice] : strategies)
-      log->atomicStrategy(eulerScatterName(scatter), choice);
-  }
+  std::optional<io::RunLog> log = openRunLog(cfg, request, run, strategies);
 #if TESSERA_HAS_VTK
   io::UnstructuredSeriesWriter writer(run.directory, run.name, rank, ranks);
   const auto writeOutput = [&] {
     if (!run.writeOutput)
       return;
-    const auto file = writeRankZeroLast(
-        [&] { return writeCells(writer, solver.step(), solver.time(), solver); });
+    const auto file =
+        writeRankZeroLast([&] { return writeCells(writer, solver.step(), solver.time(), solver); });
     if (log)
       log->output(solver.step(), solver.time(), file);
   };
@@ -172,15 +176,7 @@ void runImplicit(const Config& cfg, const RunRequest& request, const RunSettings
   // the same faces in the same order) rather than a tuning of its own.
   solver.setJacobianStrategy(local.strategy(EulerScatter::Residual));
 
-  if (lead)
-    prepareOutputFolder(cfg, run);
-  MPI_Barrier(MPI_COMM_WORLD); // the folder exists before any rank writes into it
-  std::optional<io::RunLog> log;
-  if (lead) {
-    log.emplace(run.directory / "log.jsonl", run.endTime, request.quiet ? 0 : run.progressEvery);
-    for (const auto& [scatter, choice] : strategies)
-      log->atomicStrategy(eulerScatterName(scatter), choice);
-  }
+  std::optional<io::RunLog> log = openRunLog(cfg, request, run, strategies);
 #if TESSERA_HAS_VTK
   io::UnstructuredSeriesWriter writer(run.directory, run.name, rank, ranks);
   // A steady run numbers its outputs by iteration, which also stands in for their time.
@@ -202,8 +198,8 @@ void runImplicit(const Config& cfg, const RunRequest& request, const RunSettings
     std::printf("tessera: %s, unstructured, %d cells, %d faces, %d rank%s, implicit (%s, %d "
                 "sweeps, %d colors), residual drop %.3g\n",
                 request.caseFile.string().c_str(), mesh.numCells(), mesh.numFaces(), ranks,
-                ranks == 1 ? "" : "s", Precision::kName.data(), settings.sweeps,
-                solver.numColors(), settings.residualDrop);
+                ranks == 1 ? "" : "s", Precision::kName.data(), settings.sweeps, solver.numColors(),
+                settings.residualDrop);
   writeOutputAt(0);
   Stopwatch watch;
   const PseudoTimeStep last = solver.solve([&](const PseudoTimeStep& s) {
