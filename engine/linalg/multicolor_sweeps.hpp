@@ -54,14 +54,7 @@ void multicolorSweepsHost(const BlockMatrix<NB, Precision>& a, const double* rhs
       sweepRowHost<NB, Precision>(view, rhs, dq, row);
   };
   for (int sweep = 0; sweep < sweeps; ++sweep)
-    for (int c = 0; c < pattern.numColors(); ++c) {
-      sweepRows(pattern.boundaryRows(c));
-      if (exchange)
-        exchange->start(c, dq);
-      sweepRows(pattern.interiorRows(c));
-      if (exchange)
-        exchange->finish(c, dq);
-    }
+    sweepColors(pattern, exchange, dq, sweepRows);
 }
 
 } // namespace detail

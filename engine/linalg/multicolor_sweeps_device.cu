@@ -162,14 +162,7 @@ void multicolorSweepsDevice(const BlockMatrix<NB, Precision>& a, const double* r
     TESSERA_GPU_CHECK_LAUNCH();
   };
   for (int sweep = 0; sweep < sweeps; ++sweep)
-    for (int c = 0; c < pattern.numColors(); ++c) {
-      sweepRows(pattern.boundaryRows(c));
-      if (exchange)
-        exchange->start(c, dq);
-      sweepRows(pattern.interiorRows(c));
-      if (exchange)
-        exchange->finish(c, dq);
-    }
+    sweepColors(pattern, exchange, dq, sweepRows);
 }
 
 #define TESSERA_INSTANTIATE_SWEEPS(NB, MAPPING)                                                    \
