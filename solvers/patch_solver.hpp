@@ -6,15 +6,16 @@
 // next dt.
 //
 // On the device every step stays there: the plans are uploaded once per mesh, and only dt (and,
-// at a regrid, one flag per patch) comes back.
+// at a regrid, one flag per patch) comes back. The device functions are compiled for the PDEs
+// Tessera ships (solvers/*_device.cu); another PDE instantiates them in its own .cu file.
 //
 // On several MPI ranks each rank steps its own patches and stores after them the ghost patches
 // its halos read (patches/ghost_patches.hpp): numPatches() counts the owned patches only. A step
 // then brings the ghosts' interiors over before the halo fill and, where refluxing needs them,
 // their boundary fluxes before the correction; dt is the minimum over the ranks. The ghost
 // messages travel while the inner patches, whose halos read no ghost, are filled and updated;
-// the outer patches follow once the ghosts have arrived. The device functions are compiled for the
-// PDEs Tessera ships (solvers/*_device.cu); another PDE instantiates them in its own .cu file.
+// the outer patches follow once the ghosts have arrived. The halo fill's time then counts in the
+// update's (StepTimes).
 #include <algorithm>
 #include <memory>
 #include <mpi.h>
@@ -53,6 +54,8 @@
 
 namespace tessera {
 
+// Seconds spent in each phase of the steps. With ghost patches the halo fill overlaps the ghost
+// messages and the update, and counts in `update`.
 struct StepTimes {
   double halo = 0.0;
   double update = 0.0;
