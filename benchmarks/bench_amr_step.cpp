@@ -39,6 +39,8 @@ void reportRegrid(benchmark::State& state, const RegridTimes& after, const Regri
   state.counters["regrid s/step"] = (after.total() - before.total()) / steps;
   state.counters["regrid flags s/step"] = (after.flags - before.flags) / steps;
   state.counters["regrid forest s/step"] = (after.forest - before.forest) / steps;
+  state.counters["regrid remap s/step"] = (after.remap - before.remap) / steps;
+  state.counters["regrid partition s/step"] = (after.partition - before.partition) / steps;
   state.counters["regrid plans s/step"] = (after.plans - before.plans) / steps;
   state.counters["regrid remesh s/step"] = (after.remesh - before.remesh) / steps;
 }
