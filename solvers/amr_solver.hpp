@@ -137,14 +137,29 @@ public:
   long long firstGlobalPatch() const { return firstGlobalPatch_; }
 
 private:
+  // What the solver needs to know of this rank's leaves (PatchSolver's constructor and remesh).
+  struct ForestPlans {
+    std::vector<PatchGeometry<kDim>> geometry;
+    HaloPlan<kDim> halo;
+    std::vector<RefluxOp<kDim>> reflux;
+    GhostPatches ghosts;
+  };
+
+  // Collective (the ghosts' plans are).
+  ForestPlans plansOnForest() const {
+    ForestPlans plans;
+    plans.geometry = amr::leafGeometry(forest_, layout_, lower_, upper_);
+    plans.halo = amr::forestHaloPlan(forest_, layout_, boundary_);
+    plans.reflux = amr::forestRefluxPlan(forest_, boundary_);
+    plans.ghosts = amr::ghostPatches(forest_, layout_, plans.halo, plans.reflux);
+    return plans;
+  }
+
   // The solver on the forest as constructed.
   PatchSolver<PDE> solverOnForest(const PDE& pde, double cfl, MemorySpace space) const {
-    auto haloPlan = amr::forestHaloPlan(forest_, layout_, boundary_);
-    auto refluxPlan = amr::forestRefluxPlan(forest_, boundary_);
-    auto ghosts = amr::ghostPatches(forest_, layout_, haloPlan, refluxPlan);
-    return PatchSolver<PDE>(pde, layout_, amr::leafGeometry(forest_, layout_, lower_, upper_),
-                            std::move(haloPlan), cfl, std::move(refluxPlan), space,
-                            std::move(ghosts));
+    ForestPlans plans = plansOnForest();
+    return PatchSolver<PDE>(pde, layout_, std::move(plans.geometry), std::move(plans.halo), cfl,
+                            std::move(plans.reflux), space, std::move(plans.ghosts));
   }
 
   // The counts over all ranks that the getters above report.
@@ -206,20 +221,14 @@ private:
       ScopedTimer t(regridTimes_.partition);
       state.emplace(partition(*state));
     }
-    std::vector<PatchGeometry<kDim>> geometry;
-    HaloPlan<kDim> haloPlan;
-    std::vector<RefluxOp<kDim>> refluxPlan;
-    GhostPatches ghosts;
+    ForestPlans plans;
     {
       ScopedTimer t(regridTimes_.plans);
-      geometry = amr::leafGeometry(forest_, layout_, lower_, upper_);
-      haloPlan = amr::forestHaloPlan(forest_, layout_, boundary_);
-      refluxPlan = amr::forestRefluxPlan(forest_, boundary_);
-      ghosts = amr::ghostPatches(forest_, layout_, haloPlan, refluxPlan);
+      plans = plansOnForest();
     }
     ScopedTimer t(regridTimes_.remesh);
-    solver_.remesh(std::move(geometry), std::move(haloPlan), std::move(refluxPlan),
-                   std::move(ghosts), *state);
+    solver_.remesh(std::move(plans.geometry), std::move(plans.halo), std::move(plans.reflux),
+                   std::move(plans.ghosts), *state);
     waitForDevice(); // so that the timer holds the uploads, not the next step's halo fill
     summarise();
     return true;

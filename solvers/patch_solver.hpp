@@ -169,11 +169,11 @@ public:
       // Halo fill and update in one phase: they overlap the ghost messages.
       ScopedTimer t(times_.update);
       stateExchange_->start(current_.data());
-      fillHalosOf(split_.innerHalo, device_ ? &device_->innerHalo : nullptr);
-      updatePatches(dt, &split_.inner, device_ ? &device_->innerPatches : nullptr, fluxes);
+      fillHalosOf(halo_.innerOps, device_ ? &device_->innerHalo : nullptr);
+      updatePatches(dt, &halo_.inner, device_ ? &device_->innerPatches : nullptr, fluxes);
       stateExchange_->finish(current_.data());
-      fillHalosOf(split_.outerHalo, device_ ? &device_->outerHalo : nullptr);
-      updatePatches(dt, &split_.outer, device_ ? &device_->outerPatches : nullptr, fluxes);
+      fillHalosOf(halo_.outerOps, device_ ? &device_->outerHalo : nullptr);
+      updatePatches(dt, &halo_.outer, device_ ? &device_->outerPatches : nullptr, fluxes);
       waitForTimer();
     } else {
       if (!halosFilled_) {
@@ -220,10 +220,8 @@ public:
   void fillCurrentHalos() {
     if (stateExchange_)
       stateExchange_->exchange(current_.data());
-    if (space_ == MemorySpace::Host)
-      fillHalos(plan_, layout_, parity_, current_.data());
-    else if constexpr (kDeviceBuilt)
-      device_->halo.fill(current_.data());
+    fillHalosOf(halo_.innerOps, device_ ? &device_->innerHalo : nullptr);
+    fillHalosOf(halo_.outerOps, device_ ? &device_->outerHalo : nullptr);
     halosFilled_ = true; // the next step need not fill them again (a regrid that keeps the mesh)
   }
 
@@ -294,32 +292,33 @@ private:
   // current patches, and the dt reduction's scratch.
   struct DeviceResources {
     DeviceArray<PatchGeometry<kDim>> geometry;
-    DeviceHaloPlan<kDim> halo;
+    DeviceHaloPlan<kDim> innerHalo, outerHalo; // HaloParts' operations
     DeviceRefluxPlan<kDim> reflux;
-    // With ghost patches: the halo plan and the patches split by GhostSplit.
-    DeviceHaloPlan<kDim> innerHalo, outerHalo;
-    DeviceArray<int> innerPatches, outerPatches;
+    DeviceArray<int> innerPatches, outerPatches; // HaloParts' patch lists, with ghosts only
     DeviceTimeStep<kDim> timeStep;
   };
 
   // The owned patches by what their halos read: the inner ones only owned patches, the outer ones
-  // ghosts too; and the halo plan split alike.
-  struct GhostSplit {
+  // ghost patches too; and the halo plan's operations split alike. Without ghosts every patch is
+  // inner and the inner operations are the whole plan.
+  struct HaloParts {
     std::vector<int> inner, outer;
-    HaloPlan<kDim> innerHalo, outerHalo;
+    HaloPlan<kDim> innerOps, outerOps;
   };
 
-  void splitByGhostReads() {
-    split_ = GhostSplit{};
-    std::vector<char> outer(std::size_t(numPatches()), 0);
-    for (const HaloOp<kDim>& op : plan_.ops)
-      if (op.source != HaloSource::Fixed && op.srcPatch >= numPatches())
+  static HaloParts splitByGhostReads(HaloPlan<kDim> plan, int owned) {
+    HaloParts parts;
+    std::vector<char> outer(std::size_t(owned), 0);
+    for (const HaloOp<kDim>& op : plan.ops)
+      if (op.source != HaloSource::Fixed && op.srcPatch >= owned)
         outer[std::size_t(op.dstPatch)] = 1;
-    for (int p = 0; p < numPatches(); ++p)
-      (outer[std::size_t(p)] ? split_.outer : split_.inner).push_back(p);
-    split_.innerHalo.inflowStates = split_.outerHalo.inflowStates = plan_.inflowStates;
-    for (const HaloOp<kDim>& op : plan_.ops)
-      (outer[std::size_t(op.dstPatch)] ? split_.outerHalo : split_.innerHalo).ops.push_back(op);
+    for (int p = 0; p < owned; ++p)
+      (outer[std::size_t(p)] ? parts.outer : parts.inner).push_back(p);
+    parts.outerOps.inflowStates = plan.inflowStates;
+    parts.innerOps.inflowStates = std::move(plan.inflowStates);
+    for (const HaloOp<kDim>& op : plan.ops)
+      (outer[std::size_t(op.dstPatch)] ? parts.outerOps : parts.innerOps).ops.push_back(op);
+    return parts;
   }
 
   // Fills the halos of one part of the plan (device: its uploaded twin).
@@ -352,7 +351,7 @@ private:
   void setPatches(std::vector<PatchGeometry<kDim>> geometry, HaloPlan<kDim> plan,
                   std::vector<RefluxOp<kDim>> refluxPlan, GhostPatches ghosts) {
     geometry_ = std::move(geometry);
-    plan_ = std::move(plan);
+    halo_ = splitByGhostReads(std::move(plan), numPatches());
     refluxPlan_ = std::move(refluxPlan);
     ghosts_ = std::move(ghosts);
     ranks_ = mpi::rankCount(ghosts_.comm);
@@ -365,7 +364,6 @@ private:
     stateExchange_.reset();
     fluxExchange_.reset();
     if (ranks_ > 1) {
-      splitByGhostReads();
       stateExchange_.emplace(ghosts_.comm, ghosts_.state, 1, space_);
       if (ghosts_.exchangeFluxes)
         fluxExchange_.emplace(ghosts_.comm, ghosts_.fluxes, 1, space_);
@@ -380,13 +378,12 @@ private:
       device_->geometry = DeviceArray<PatchGeometry<kDim>>(numPatches(), MemorySpace::Device);
       device_->geometry.copyFromHost(geometry_);
       if constexpr (kDeviceBuilt) {
-        device_->halo = DeviceHaloPlan<kDim>(plan_, layout_, parity_);
+        device_->innerHalo = DeviceHaloPlan<kDim>(halo_.innerOps, layout_, parity_);
+        device_->outerHalo = DeviceHaloPlan<kDim>(halo_.outerOps, layout_, parity_);
         device_->reflux = DeviceRefluxPlan<kDim>(refluxPlan_, layout_);
         if (ranks_ > 1) {
-          device_->innerHalo = DeviceHaloPlan<kDim>(split_.innerHalo, layout_, parity_);
-          device_->outerHalo = DeviceHaloPlan<kDim>(split_.outerHalo, layout_, parity_);
-          device_->innerPatches = toDevice(split_.inner);
-          device_->outerPatches = toDevice(split_.outer);
+          device_->innerPatches = toDevice(halo_.inner);
+          device_->outerPatches = toDevice(halo_.outer);
         }
       }
     }
@@ -410,12 +407,11 @@ private:
   PDE pde_;
   PatchLayout<kDim> layout_;
   std::vector<PatchGeometry<kDim>> geometry_;
-  HaloPlan<kDim> plan_;
+  HaloParts halo_;
   std::vector<RefluxOp<kDim>> refluxPlan_;
   std::vector<int> refluxedPatches_; // coarse patches the reflux plan corrects
   GhostPatches ghosts_;
-  GhostSplit split_; // with ghost patches only
-  int ranks_ = 1;    // in ghosts_.comm
+  int ranks_ = 1; // in ghosts_.comm
   // The ghost patches' interiors and boundary fluxes from their owners (none on one rank).
   std::optional<mpi::HaloExchange> stateExchange_, fluxExchange_;
   ReflectionParity parity_;

@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "engine/mpi/check.hpp"
 #include "engine/mpi/halo_pack.hpp"
 #include "engine/mpi/halo_pack_device.hpp"
 #if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
@@ -25,11 +26,7 @@ MPI_Datatype mpiType() {
 }
 
 void check(int status, const char* call) {
-  if (status != MPI_SUCCESS) {
-    std::string message = "HaloExchange: ";
-    message.append(call).append(" failed with MPI error ").append(std::to_string(status));
-    throw std::runtime_error(message);
-  }
+  mpi::check(status, "HaloExchange", call);
 }
 
 MemorySpace checkedSpace(MemorySpace space) {

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/mpi/check.hpp"
+
 namespace tessera::mpi {
 namespace {
 
@@ -21,9 +23,7 @@ int valueIndex(int item, int offset, std::size_t stride) {
 }
 
 void check(int status, const char* call) {
-  if (status != MPI_SUCCESS)
-    throw std::runtime_error(std::string("valuePlan: ") + call + " failed with MPI error " +
-                             std::to_string(status));
+  mpi::check(status, "valuePlan", call);
 }
 
 } // namespace

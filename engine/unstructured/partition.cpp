@@ -114,12 +114,13 @@ int freeTag(const Mesh& global) {
   return largest + 1;
 }
 
-std::vector<int> remapped(std::span<const int> globalNodes, const std::vector<int>& localNode) {
-  std::vector<int> nodes;
-  nodes.reserve(globalNodes.size());
-  for (int n : globalNodes)
-    nodes.push_back(localNode[std::size_t(n)]);
-  return nodes;
+// table[i] for each i of indices (nodes or cells into another numbering).
+std::vector<int> remapped(std::span<const int> indices, const std::vector<int>& table) {
+  std::vector<int> mapped;
+  mapped.reserve(indices.size());
+  for (int i : indices)
+    mapped.push_back(table[std::size_t(i)]);
+  return mapped;
 }
 
 struct LocalNumbering {
@@ -227,38 +228,24 @@ LocalMesh renumbered(const LocalMesh& local, std::span<const int> newToOld) {
   if (newToOld.size() != std::size_t(cells))
     throw std::invalid_argument("renumbered: " + std::to_string(newToOld.size()) +
                                 " new numbers for " + std::to_string(cells) + " cells");
-  std::vector<int> oldToNew(std::size_t(cells), -1);
   for (int n = 0; n < cells; ++n) {
     const int old = newToOld[std::size_t(n)];
-    const bool staysOnItsSide =
-        old >= 0 && old < cells && (old < local.numOwned) == (n < local.numOwned);
-    if (!staysOnItsSide || oldToNew[std::size_t(old)] >= 0)
+    if (old < 0 || old >= cells || (old < local.numOwned) != (n < local.numOwned))
       throw std::invalid_argument("renumbered: new cell " + std::to_string(n) + " from old cell " +
                                   std::to_string(old) +
                                   " is no permutation keeping the owned cells first");
-    oldToNew[std::size_t(old)] = n;
   }
   LocalMesh result;
-  result.mesh = renumbered(local.mesh, newToOld);
+  result.mesh = renumbered(local.mesh, newToOld); // throws where newToOld repeats a cell
   result.numOwned = local.numOwned;
   result.partitionTag = local.partitionTag;
-  result.globalCell.resize(std::size_t(cells));
-  for (int n = 0; n < cells; ++n)
-    result.globalCell[std::size_t(n)] = local.globalCell[std::size_t(newToOld[std::size_t(n)])];
+  result.globalCell = remapped(newToOld, local.globalCell);
+  const std::vector<int> oldToNew = inverse(newToOld, cells);
   result.halo.neighbourRanks = local.halo.neighbourRanks;
-  const auto mapped = [&](const Csr& rows) {
-    Csr out;
-    std::vector<int> row;
-    for (int r = 0; r < rows.rows(); ++r) {
-      row.clear();
-      for (int old : rows.row(r))
-        row.push_back(oldToNew[std::size_t(old)]);
-      out.appendRow(row);
-    }
-    return out;
-  };
-  result.halo.sendItems = mapped(local.halo.sendItems);
-  result.halo.receiveItems = mapped(local.halo.receiveItems);
+  for (int r = 0; r < local.halo.sendItems.rows(); ++r) {
+    result.halo.sendItems.appendRow(remapped(local.halo.sendItems.row(r), oldToNew));
+    result.halo.receiveItems.appendRow(remapped(local.halo.receiveItems.row(r), oldToNew));
+  }
   return result;
 }
 

@@ -102,22 +102,18 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, MakeInitial makeI
 #if TESSERA_HAS_VTK
   io::VtkSeriesWriter writer(run.directory, run.name, rank, ranks);
   const auto writeOutput = [&]() {
-    if (!run.writeOutput)
-      return;
-    std::vector<int> levels;
-    for (const auto& leaf : amr.forest().leaves())
-      levels.push_back(leaf.level);
-    const io::PatchMesh mesh =
-        io::patchMesh<Dim>(solver.layout(), solver.geometry(), levels, int(amr.firstGlobalPatch()));
-    const auto arrays = io::cellArrays(solver.pde(), solver.hostState());
-    const auto file = writeRankZeroLast(
-        [&] { return writer.write(int(solver.step()), solver.time(), mesh, arrays); });
-    if (log)
-      log->output(solver.step(), solver.time(), file);
+    writeOutputStep(run, log, solver.step(), solver.time(), [&] {
+      std::vector<int> levels;
+      for (const auto& leaf : amr.forest().leaves())
+        levels.push_back(leaf.level);
+      return writer.write(int(solver.step()), solver.time(),
+                          io::patchMesh<Dim>(solver.layout(), solver.geometry(), levels,
+                                             int(amr.firstGlobalPatch())),
+                          io::cellArrays(solver.pde(), solver.hostState()));
+    });
   };
 #else
-  if (run.writeOutput && lead)
-    std::printf("note: this build has no VTK output (TESSERA_ENABLE_VTK=OFF); writing none\n");
+  noteNoVtkOutput(run);
   const auto writeOutput = [] {};
 #endif
 

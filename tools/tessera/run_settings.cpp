@@ -73,6 +73,13 @@ std::optional<io::RunLog> openLeadRunLog(const io::Config& cfg, const RunRequest
   return log;
 }
 
+void noteNoVtkOutput(const RunSettings& run) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (run.writeOutput && rank == 0)
+    std::printf("note: this build has no VTK output (TESSERA_ENABLE_VTK=OFF); writing none\n");
+}
+
 OutputSchedule::OutputSchedule(const RunSettings& run)
     : endTime_(run.endTime), interval_(run.outputInterval), slack_(1e-12 * run.endTime),
       maxSteps_(run.maxSteps), next_(outputTime(1)) {}

@@ -56,6 +56,21 @@ auto writeRankZeroLast(WriteStep&& writeStep) {
   return written;
 }
 
+// Writes one output step where the run writes output: writeStep() on every rank, rank 0 last
+// (writeRankZeroLast); rank 0's log records the file.
+template <class WriteStep>
+void writeOutputStep(const RunSettings& run, std::optional<io::RunLog>& log, long long step,
+                     double time, WriteStep&& writeStep) {
+  if (!run.writeOutput)
+    return;
+  const auto file = writeRankZeroLast(writeStep);
+  if (log)
+    log->output(step, time, file);
+}
+
+// In a build without VTK, where the run would write output: rank 0 says that it writes none.
+void noteNoVtkOutput(const RunSettings& run);
+
 // Steps end exactly on output times (multiples of the interval, not a running sum that drifts)
 // and on the end time; a relative slack absorbs round-off.
 class OutputSchedule {

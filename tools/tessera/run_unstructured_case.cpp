@@ -116,16 +116,11 @@ void runExplicit(Solver& solver, double cfl, int faces, const Config& cfg,
 #if TESSERA_HAS_VTK
   io::UnstructuredSeriesWriter writer(run.directory, run.name, rank, ranks);
   const auto writeOutput = [&] {
-    if (!run.writeOutput)
-      return;
-    const auto file =
-        writeRankZeroLast([&] { return writeCells(writer, solver.step(), solver.time(), solver); });
-    if (log)
-      log->output(solver.step(), solver.time(), file);
+    writeOutputStep(run, log, solver.step(), solver.time(),
+                    [&] { return writeCells(writer, solver.step(), solver.time(), solver); });
   };
 #else
-  if (run.writeOutput && lead)
-    std::printf("note: this build has no VTK output (TESSERA_ENABLE_VTK=OFF); writing none\n");
+  noteNoVtkOutput(run);
   const auto writeOutput = [] {};
 #endif
 
@@ -181,16 +176,12 @@ void runImplicit(const Config& cfg, const RunRequest& request, const RunSettings
   io::UnstructuredSeriesWriter writer(run.directory, run.name, rank, ranks);
   // A steady run numbers its outputs by iteration, which also stands in for their time.
   const auto writeOutputAt = [&](long long iteration) {
-    if (!run.writeOutput)
-      return;
-    const auto file = writeRankZeroLast(
-        [&] { return writeCells(writer, iteration, double(iteration), solver.euler()); });
-    if (log)
-      log->output(iteration, double(iteration), file);
+    writeOutputStep(run, log, iteration, double(iteration), [&] {
+      return writeCells(writer, iteration, double(iteration), solver.euler());
+    });
   };
 #else
-  if (run.writeOutput && lead)
-    std::printf("note: this build has no VTK output (TESSERA_ENABLE_VTK=OFF); writing none\n");
+  noteNoVtkOutput(run);
   const auto writeOutputAt = [](long long) {};
 #endif
   const ImplicitSettings& settings = implicit.settings;
