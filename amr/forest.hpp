@@ -11,6 +11,7 @@
 
 #include "engine/mpi/halo_plan.hpp"
 #include "engine/small_vector.hpp"
+#include "patches/adapt_flag.hpp"
 
 namespace tessera::amr {
 
@@ -37,9 +38,6 @@ struct GhostLeaf {
 // Neighbour directions of a patch, {-1, 0, 1}^Dim with the zero vector included (3^Dim).
 template <int Dim>
 inline constexpr int kNeighbourDirections = Dim == 2 ? 9 : 27;
-
-// What adapt() asks of each leaf.
-enum class AdaptFlag : signed char { Coarsen = -1, Keep = 0, Refine = 1 };
 
 template <int Dim>
 class Forest {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "amr/forest.hpp"
-#include "amr/indicator_criterion.hpp"
+#include "patches/indicator_criterion.hpp"
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
 

@@ -5,8 +5,8 @@
 #include "benchmarks/atomics_bench_case.hpp"
 #include "engine/atomics/scatter_device.hpp"
 #include "engine/device_array.hpp"
-#include "solvers/mesh_loops.hpp"
-#include "solvers/unstructured_face_flux.hpp"
+#include "solvers/unstructured/mesh_loops.hpp"
+#include "solvers/unstructured/unstructured_face_flux.hpp"
 
 namespace tessera::bench {
 namespace {

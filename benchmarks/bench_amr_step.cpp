@@ -8,8 +8,8 @@
 #include <benchmark/benchmark.h>
 #include <mpi.h>
 
+#include "drivers/amr_solver.hpp"
 #include "engine/device_selection.hpp"
-#include "solvers/amr_solver.hpp"
 #include "solvers/initial_conditions.hpp"
 
 namespace tessera {

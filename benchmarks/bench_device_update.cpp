@@ -34,9 +34,9 @@
 #include "patches/halo_plan.hpp"
 #include "patches/halo_plan_device.hpp"
 #include "patches/uniform_patch_grid.hpp"
-#include "solvers/euler.hpp"
-#include "solvers/rusanov_unfused_device.hpp"
-#include "solvers/rusanov_update_device.hpp"
+#include "physics/euler/euler.hpp"
+#include "solvers/patch/rusanov_unfused_device.hpp"
+#include "solvers/patch/rusanov_update_device.hpp"
 
 namespace tessera {
 namespace {

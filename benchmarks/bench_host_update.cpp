@@ -9,8 +9,8 @@
 #include "engine/parallel_for.hpp"
 #include "patches/patch_store.hpp"
 #include "patches/uniform_patch_grid.hpp"
-#include "solvers/euler.hpp"
-#include "solvers/rusanov_update_host.hpp"
+#include "physics/euler/euler.hpp"
+#include "solvers/patch/rusanov_update_host.hpp"
 
 namespace tessera {
 namespace {

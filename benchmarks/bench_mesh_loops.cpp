@@ -1,6 +1,6 @@
-// The mesh loop modes of seed 003 (solvers/mesh_loops.hpp): every mode of the four kernels on a
-// box of n^3 cubes cut into 6 n^3 tetrahedra (n = 70 by default: 2.06 M cells), with the cells
-// shuffled and then RCM-ordered:
+// The mesh loop modes of seed 003 (solvers/unstructured/mesh_loops.hpp): every mode of the four
+// kernels on a box of n^3 cubes cut into 6 n^3 tetrahedra (n = 70 by default: 2.06 M cells), with
+// the cells shuffled and then RCM-ordered:
 //   BM_<kernel>/<mode>/<ordering>/<n>   kernel: interpolation, gradient, flux_sum, min_max;
 //                                       mode: face, cell, node (as the kernel has them).
 // On the device where the build has one and it is visible (the device twins), else on the host
@@ -41,9 +41,9 @@
 #include "engine/timer.hpp"
 #include "engine/unstructured/box_mesh.hpp"
 #include "engine/unstructured/renumbering.hpp"
-#include "solvers/mesh_loops.hpp"
+#include "solvers/unstructured/mesh_loops.hpp"
 #if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
-#include "solvers/mesh_loops_device.hpp"
+#include "solvers/unstructured/mesh_loops_device.hpp"
 #endif
 
 namespace tessera::unstructured {

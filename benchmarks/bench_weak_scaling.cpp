@@ -15,9 +15,9 @@
 #include <cstdio>
 #include <mpi.h>
 
+#include "drivers/amr_solver.hpp"
 #include "engine/device_selection.hpp"
 #include "engine/timer.hpp"
-#include "solvers/amr_solver.hpp"
 #include "solvers/initial_conditions.hpp"
 
 namespace tessera {

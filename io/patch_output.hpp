@@ -9,7 +9,7 @@
 #include "io/vtk_output.hpp"
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_store.hpp"
-#include "solvers/pde.hpp"
+#include "physics/conservation_law.hpp"
 
 namespace tessera::io {
 

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "engine/unstructured/mesh.hpp"
-#include "solvers/euler.hpp"
+#include "physics/euler/euler.hpp"
 
 namespace tessera::io {
 

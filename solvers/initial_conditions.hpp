@@ -11,8 +11,8 @@
 #include "engine/mpi/rank_count.hpp"
 #include "engine/small_vector.hpp"
 #include "patches/uniform_patch_grid.hpp"
-#include "solvers/advection.hpp"
-#include "solvers/euler.hpp"
+#include "physics/advection/advection.hpp"
+#include "physics/euler/euler.hpp"
 
 namespace tessera {
 

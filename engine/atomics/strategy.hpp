@@ -23,7 +23,7 @@ enum class Strategy : std::uint8_t {
 
 // Whether a strategy evaluates each face's contribution exactly once: all but the gather, which
 // evaluates every interior face from both of its cells. A contribution that also writes results
-// of its own per face (solvers/unstructured_face_jacobian.hpp) needs one.
+// of its own per face (solvers/unstructured/unstructured_face_jacobian.hpp) needs one.
 constexpr bool evaluatesEachFaceOnce(Strategy s) {
   return s != Strategy::Gather;
 }

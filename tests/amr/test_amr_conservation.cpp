@@ -8,7 +8,7 @@
 #include "amr/forest.hpp"
 #include "amr/forest_patches.hpp"
 #include "solvers/initial_conditions.hpp"
-#include "solvers/patch_solver.hpp"
+#include "solvers/patch/patch_solver.hpp"
 
 namespace tessera::amr {
 namespace {

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 #include <vector>
 
-#include "solvers/amr_solver.hpp"
+#include "drivers/amr_solver.hpp"
 #include "solvers/initial_conditions.hpp"
 
 namespace tessera {

@@ -10,7 +10,8 @@
 #include <map>
 #include <vector>
 
-#include "solvers/amr_solver.hpp"
+#include "drivers/amr_solver.hpp"
+#include "drivers/step_toward.hpp"
 #include "solvers/initial_conditions.hpp"
 
 namespace tessera {
@@ -46,7 +47,7 @@ SedovResult runSedov(int level0, int n, int maxLevel, double radiusAtEnd, double
   });
   EXPECT_EQ(amr.finestLevel(), maxLevel);
   while (amr.solver().time() < tEnd)
-    amr.stepToward(tEnd);
+    stepToward(amr, tEnd);
 
   const auto& solver = amr.solver();
   const auto& layout = solver.layout();

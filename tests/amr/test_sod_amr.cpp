@@ -6,7 +6,8 @@
 #include <cstdio>
 #include <gtest/gtest.h>
 
-#include "solvers/amr_solver.hpp"
+#include "drivers/amr_solver.hpp"
+#include "drivers/step_toward.hpp"
 #include "solvers/initial_conditions.hpp"
 #include "tests/support/exact_riemann.hpp"
 
@@ -53,7 +54,7 @@ SodRun runSod(const amr::RefinementCriterion<2>& criterion) {
   amr.initialise([&](const auto&, const auto&) { return ic; });
   long long cells = 0, steps = 0;
   while (amr.solver().time() < kEndTime) {
-    amr.stepToward(kEndTime);
+    stepToward(amr, kEndTime);
     cells += amr.solver().numCells();
     ++steps;
   }

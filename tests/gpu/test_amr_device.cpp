@@ -6,7 +6,7 @@
 #include <cmath>
 #include <gtest/gtest.h>
 
-#include "solvers/amr_solver.hpp"
+#include "drivers/amr_solver.hpp"
 #include "solvers/initial_conditions.hpp"
 
 namespace tessera {

@@ -1,7 +1,7 @@
-// The device mesh loop modes (solvers/mesh_loops_device.hpp) against the host's serial references:
-// every mode of every kernel, face loops that add under every scatter strategy, on a shuffled
-// Mixed box mesh and its RCM renumbering; to 1e-12 of each value column's largest entry (min/max
-// exactly, as min and max do not round). Skipped where no device is visible.
+// The device mesh loop modes (solvers/unstructured/mesh_loops_device.hpp) against the host's serial
+// references: every mode of every kernel, face loops that add under every scatter strategy, on a
+// shuffled Mixed box mesh and its RCM renumbering; to 1e-12 of each value column's largest entry
+// (min/max exactly, as min and max do not round). Skipped where no device is visible.
 #include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
@@ -15,8 +15,8 @@
 #include "engine/device_array.hpp"
 #include "engine/memory.hpp"
 #include "engine/unstructured/mesh.hpp"
-#include "solvers/mesh_loops.hpp"
-#include "solvers/mesh_loops_device.hpp"
+#include "solvers/unstructured/mesh_loops.hpp"
+#include "solvers/unstructured/mesh_loops_device.hpp"
 #include "tests/support/mesh_loop_checks.hpp"
 #include "tests/support/mesh_loop_references.hpp"
 #include "tests/support/mixed_box_mesh.hpp"

@@ -16,7 +16,7 @@
 #include "patches/halo_plan_device.hpp"
 #include "patches/remap.hpp"
 #include "patches/remap_device.hpp"
-#include "solvers/euler.hpp"
+#include "physics/euler/euler.hpp"
 
 namespace tessera {
 namespace {

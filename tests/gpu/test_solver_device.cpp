@@ -11,10 +11,10 @@
 #include "patches/halo_plan.hpp"
 #include "patches/patch_store.hpp"
 #include "patches/uniform_patch_grid.hpp"
-#include "solvers/euler.hpp"
-#include "solvers/refinement_flags.hpp"
-#include "solvers/time_step.hpp"
-#include "solvers/time_step_device.hpp"
+#include "physics/euler/euler.hpp"
+#include "solvers/patch/refinement_flags.hpp"
+#include "solvers/patch/time_step.hpp"
+#include "solvers/patch/time_step_device.hpp"
 
 namespace tessera {
 namespace {

@@ -11,8 +11,8 @@
 #include "patches/patch_store.hpp"
 #include "patches/uniform_patch_grid.hpp"
 #include "solvers/initial_conditions.hpp"
-#include "solvers/rusanov_unfused_device.hpp"
-#include "solvers/rusanov_update_host.hpp"
+#include "solvers/patch/rusanov_unfused_device.hpp"
+#include "solvers/patch/rusanov_update_host.hpp"
 #include "tests/support/filled_grid.hpp"
 
 namespace tessera {

@@ -13,7 +13,7 @@
 
 #include "engine/atomics/strategy.hpp"
 #include "engine/memory.hpp"
-#include "solvers/unstructured_euler.hpp"
+#include "solvers/unstructured/unstructured_euler.hpp"
 #include "tests/support/mixed_box_mesh.hpp"
 
 namespace tessera {

@@ -16,7 +16,7 @@
 #include "engine/atomics/strategy.hpp"
 #include "engine/linalg/precision.hpp"
 #include "engine/memory.hpp"
-#include "solvers/unstructured_implicit.hpp"
+#include "solvers/unstructured/unstructured_implicit.hpp"
 #include "tests/support/bump_channel.hpp"
 
 namespace tessera {

@@ -18,9 +18,9 @@
 #include <span>
 #include <vector>
 
+#include "drivers/amr_solver.hpp"
 #include "engine/memory.hpp"
 #include "patches/placement_index.hpp"
-#include "solvers/amr_solver.hpp"
 #include "solvers/initial_conditions.hpp"
 
 namespace tessera {

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "engine/linalg/precision.hpp"
-#include "solvers/distributed_unstructured_implicit.hpp"
+#include "solvers/unstructured/distributed_unstructured_implicit.hpp"
 #include "tests/support/bump_channel.hpp"
 
 namespace tessera {

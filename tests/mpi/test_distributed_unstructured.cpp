@@ -17,9 +17,9 @@
 #include "engine/memory.hpp"
 #include "engine/unstructured/box_mesh.hpp"
 #include "engine/unstructured/renumbering.hpp"
-#include "solvers/distributed_unstructured_euler.hpp"
 #include "solvers/initial_conditions.hpp"
-#include "solvers/unstructured_euler.hpp"
+#include "solvers/unstructured/distributed_unstructured_euler.hpp"
+#include "solvers/unstructured/unstructured_euler.hpp"
 
 namespace tessera {
 namespace {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "solvers/initial_conditions.hpp"
-#include "solvers/patch_solver.hpp"
+#include "solvers/patch/patch_solver.hpp"
 
 namespace tessera {
 namespace {

@@ -14,7 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "solvers/initial_conditions.hpp"
-#include "solvers/patch_solver.hpp"
+#include "solvers/patch/patch_solver.hpp"
 #include "tests/support/exact_riemann.hpp"
 
 namespace tessera {

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "engine/atomics/strategy.hpp"
-#include "solvers/unstructured_euler.hpp"
+#include "solvers/unstructured/unstructured_euler.hpp"
 #include "tests/support/mixed_box_mesh.hpp"
 
 namespace tessera {

@@ -21,7 +21,7 @@
 
 #include "engine/atomics/strategy.hpp"
 #include "engine/linalg/precision.hpp"
-#include "solvers/unstructured_implicit.hpp"
+#include "solvers/unstructured/unstructured_implicit.hpp"
 #include "tests/support/bump_channel.hpp"
 
 namespace tessera {

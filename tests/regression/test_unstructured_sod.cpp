@@ -26,10 +26,11 @@
 #include <gtest/gtest.h>
 #include <vector>
 
+#include "drivers/step_toward.hpp"
 #include "engine/unstructured/box_mesh.hpp"
 #include "engine/unstructured/renumbering.hpp"
 #include "solvers/initial_conditions.hpp"
-#include "solvers/unstructured_euler.hpp"
+#include "solvers/unstructured/unstructured_euler.hpp"
 #include "tests/support/exact_riemann.hpp"
 
 namespace tessera {
@@ -64,7 +65,7 @@ SodResult runSod(int nx) {
   solver.initialise(ic);
   const Euler<3>::State before = solver.conservedTotals();
   while (solver.time() < endTime)
-    solver.stepToward(endTime);
+    stepToward(solver, endTime);
   const Euler<3>::State after = solver.conservedTotals();
 
   const double dx = 1.0 / nx;

@@ -5,7 +5,7 @@
 // p = 1, so c = 1), slip walls below and above, symmetry planes on the z sides.
 #include "engine/unstructured/box_mesh.hpp"
 #include "engine/unstructured/bump.hpp"
-#include "solvers/unstructured_boundary.hpp"
+#include "solvers/unstructured/unstructured_boundary.hpp"
 
 namespace tessera::test {
 

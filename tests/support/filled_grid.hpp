@@ -7,7 +7,7 @@
 #include "patches/halo_plan.hpp"
 #include "patches/patch_store.hpp"
 #include "patches/uniform_patch_grid.hpp"
-#include "solvers/patch_solver.hpp"
+#include "solvers/patch/patch_solver.hpp"
 
 namespace tessera::test {
 

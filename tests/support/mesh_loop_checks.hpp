@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "engine/atomics/strategy.hpp"
-#include "solvers/mesh_loop_plan.hpp"
+#include "solvers/unstructured/mesh_loop_plan.hpp"
 
 namespace tessera::unstructured {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "engine/unstructured/mesh.hpp"
-#include "solvers/mesh_loop_plan.hpp"
+#include "solvers/unstructured/mesh_loop_plan.hpp"
 
 namespace tessera::unstructured {
 

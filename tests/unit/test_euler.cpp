@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 #include <vector>
 
-#include "solvers/advection.hpp"
-#include "solvers/euler.hpp"
-#include "solvers/pde.hpp"
+#include "physics/advection/advection.hpp"
+#include "physics/conservation_law.hpp"
+#include "physics/euler/euler.hpp"
 
 namespace tessera {
 namespace {

@@ -10,8 +10,8 @@
 #include <gtest/gtest.h>
 #include <vector>
 
-#include "solvers/euler_jacobian.hpp"
-#include "solvers/unstructured_face_jacobian.hpp"
+#include "solvers/unstructured/euler_jacobian.hpp"
+#include "solvers/unstructured/unstructured_face_jacobian.hpp"
 
 namespace tessera {
 namespace {

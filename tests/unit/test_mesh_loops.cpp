@@ -1,9 +1,9 @@
-// The host mesh loop modes (solvers/mesh_loops.hpp): every mode of every kernel against the serial
-// reference on a shuffled Mixed box mesh and its RCM renumbering (face loops under every scatter
-// strategy), and against values known without the code: Green-Gauss of a constant field and a
-// constant flux tensor's residual vanish in interior cells, Green-Gauss of a linear field is exact
-// in the interior cells of hex and prism boxes, interpolation of a linear field at the interior
-// nodes of a uniform hex box, min/max of monotone fields.
+// The host mesh loop modes (solvers/unstructured/mesh_loops.hpp): every mode of every kernel
+// against the serial reference on a shuffled Mixed box mesh and its RCM renumbering (face loops
+// under every scatter strategy), and against values known without the code: Green-Gauss of a
+// constant field and a constant flux tensor's residual vanish in interior cells, Green-Gauss of a
+// linear field is exact in the interior cells of hex and prism boxes, interpolation of a linear
+// field at the interior nodes of a uniform hex box, min/max of monotone fields.
 #include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
@@ -16,7 +16,7 @@
 #include "engine/atomics/strategy.hpp"
 #include "engine/unstructured/box_mesh.hpp"
 #include "engine/unstructured/mesh.hpp"
-#include "solvers/mesh_loops.hpp"
+#include "solvers/unstructured/mesh_loops.hpp"
 #include "tests/support/mesh_loop_checks.hpp"
 #include "tests/support/mesh_loop_references.hpp"
 #include "tests/support/mixed_box_mesh.hpp"

@@ -2,9 +2,9 @@
 // and the hand-computed value for a simple pair of states.
 #include <gtest/gtest.h>
 
-#include "solvers/advection.hpp"
-#include "solvers/euler.hpp"
-#include "solvers/rusanov.hpp"
+#include "numerics/flux/rusanov.hpp"
+#include "physics/advection/advection.hpp"
+#include "physics/euler/euler.hpp"
 
 namespace tessera {
 namespace {

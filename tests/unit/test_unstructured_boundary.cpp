@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "engine/unstructured/box_mesh.hpp"
-#include "solvers/unstructured_euler.hpp"
+#include "solvers/unstructured/unstructured_euler.hpp"
 
 namespace tessera {
 namespace {

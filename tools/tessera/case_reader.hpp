@@ -7,8 +7,8 @@
 #include "io/config.hpp"
 #include "patches/boundary.hpp"
 #include "patches/uniform_patch_grid.hpp"
-#include "solvers/advection.hpp"
-#include "solvers/euler.hpp"
+#include "physics/advection/advection.hpp"
+#include "physics/euler/euler.hpp"
 #include "solvers/initial_conditions.hpp"
 
 namespace tessera::cli {

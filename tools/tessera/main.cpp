@@ -7,7 +7,7 @@
 #include "engine/device_selection.hpp"
 #include "engine/gpu_check.hpp"
 #include "io/config.hpp"
-#include "solvers/time_step.hpp"
+#include "solvers/unphysical_state.hpp"
 #include "tools/tessera/run_case.hpp"
 
 // MPI for the whole run (the p4est forest needs it), finalised on every way out of main.

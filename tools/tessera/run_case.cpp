@@ -5,10 +5,11 @@
 #include <mpi.h>
 #include <optional>
 
+#include "drivers/amr_solver.hpp"
+#include "drivers/step_toward.hpp"
 #include "engine/timer.hpp"
 #include "io/config.hpp"
 #include "io/run_log.hpp"
-#include "solvers/amr_solver.hpp"
 #include "tools/tessera/case_reader.hpp"
 #include "tools/tessera/run_settings.hpp"
 #include "tools/tessera/run_unstructured_case.hpp"
@@ -127,7 +128,7 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, MakeInitial makeI
   OutputSchedule schedule(run);
   while (schedule.running(solver.time(), solver.step())) {
     Stopwatch watch;
-    const double dt = amr.stepToward(schedule.next(), schedule.slack());
+    const double dt = stepToward(amr, schedule.next(), schedule.slack());
     const bool reachesOutput = schedule.reached(solver.time());
     if (log)
       log->step({solver.step(), solver.time(), dt, int(amr.globalPatches()), amr.globalCells(),

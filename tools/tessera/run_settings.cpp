@@ -6,8 +6,8 @@
 #include <system_error>
 
 #include "engine/backend.hpp"
+#include "engine/require_device.hpp"
 #include "io/atomic_file.hpp"
-#include "solvers/require_device.hpp"
 
 namespace tessera::cli {
 

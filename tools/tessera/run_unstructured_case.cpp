@@ -7,14 +7,15 @@
 #include <string>
 #include <utility>
 
+#include "drivers/step_toward.hpp"
 #include "engine/atomics/tuner.hpp"
 #include "engine/linalg/precision.hpp"
 #include "engine/memory.hpp"
 #include "engine/timer.hpp"
 #include "io/run_log.hpp"
-#include "solvers/distributed_unstructured_euler.hpp"
-#include "solvers/distributed_unstructured_implicit.hpp"
-#include "solvers/unstructured_euler.hpp"
+#include "solvers/unstructured/distributed_unstructured_euler.hpp"
+#include "solvers/unstructured/distributed_unstructured_implicit.hpp"
+#include "solvers/unstructured/unstructured_euler.hpp"
 #include "tools/tessera/run_settings.hpp"
 #include "tools/tessera/unstructured_case_reader.hpp"
 #if TESSERA_HAS_VTK
@@ -133,7 +134,7 @@ void runExplicit(Solver& solver, double cfl, int faces, const Config& cfg,
   double steppingSeconds = 0.0;
   while (schedule.running(solver.time(), solver.step())) {
     Stopwatch watch;
-    const double dt = solver.stepToward(schedule.next(), schedule.slack());
+    const double dt = stepToward(solver, schedule.next(), schedule.slack());
     synchronizeDevice(); // the step's time includes its device work
     const double seconds = watch.seconds();
     steppingSeconds += seconds;

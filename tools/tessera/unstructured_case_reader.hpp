@@ -10,10 +10,10 @@
 #include "engine/atomics/strategy.hpp"
 #include "engine/unstructured/mesh.hpp"
 #include "io/config.hpp"
-#include "solvers/euler.hpp"
-#include "solvers/unstructured_boundary.hpp"
-#include "solvers/unstructured_euler.hpp"
-#include "solvers/unstructured_implicit.hpp"
+#include "physics/euler/euler.hpp"
+#include "solvers/unstructured/unstructured_boundary.hpp"
+#include "solvers/unstructured/unstructured_euler.hpp"
+#include "solvers/unstructured/unstructured_implicit.hpp"
 
 namespace tessera::cli {
 
@@ -44,7 +44,7 @@ std::optional<atomics::Strategy> readAtomicStrategy(io::Config& cfg, EulerScatte
 // [implicit]: enabled (false: the explicit time-accurate run), and where enabled cfl (CFL_0,
 // 10), cfl_max (1e5), sweeps (15), precision ("mixed" or "fp64"), residual_drop (1e-8) and
 // max_iterations (200) of backward-Euler pseudo-time stepping to a steady state
-// (solvers/unstructured_implicit.hpp). nullopt where not enabled.
+// (solvers/unstructured/unstructured_implicit.hpp). nullopt where not enabled.
 struct ImplicitCase {
   ImplicitSettings settings;
   bool mixedPrecision = true;

@@ -1,0 +1,321 @@
+#pragma once
+// AmrSolver<PDE>: the PatchSolver on the leaves of a forest that adapts to the solution. Every
+// regridInterval steps the criterion flags each patch, the forest refines, coarsens and balances,
+// the data moves onto the new patches (copy, prolongation, restriction), and the halo and reflux
+// plans are rebuilt. One global time step for all levels (no subcycling).
+//
+// On several MPI ranks each rank holds a contiguous stretch of the forest's leaves along its
+// space-filling curve and steps them, with the ghost patches its halos read (PatchSolver). After
+// every adapt that changes the mesh, p4est repartitions the leaves by patch cost and their data
+// travels with them. Every patch costs the same (N^Dim cells, one dt for all levels), so the
+// cost weight is one per patch. The results equal a one-rank run's: every rank computes the same
+// values for its patches as one rank would, and adapts the same.
+//
+// The criterion is a built-in one given as data (amr::IndicatorCriterion), evaluated where the
+// state lives, so that a device run sends only the flags to the host; or any host callable
+// (amr::RefinementCriterion), which on the device back end sees a host copy of the state.
+#include <mpi.h>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <variant>
+#include <vector>
+
+#include "amr/forest.hpp"
+#include "amr/forest_patches.hpp"
+#include "amr/refinement_criteria.hpp"
+#include "engine/mpi/rank_count.hpp"
+#include "patches/placement_index.hpp"
+#include "patches/remap.hpp"
+#include "patches/remap_plan.hpp"
+#include "solvers/patch/patch_solver.hpp"
+
+namespace tessera {
+
+// A primitive variable of the PDE (pressure, velocity, ...) as a refinement quantity.
+template <ConservationLaw PDE>
+auto primitiveVariable(const PDE& pde, int var) {
+  return [pde, var](const amr::PatchView<PDE::kDim>& patch, const CellIndex<PDE::kDim>& c) {
+    typename PDE::State q;
+    for (int v = 0; v < PDE::kNumVars; ++v)
+      q[v] = patch.at(v, c);
+    return pde.toPrimitive(q)[var];
+  };
+}
+
+// Where a regrid spends its time: the criterion's flags, the forest's adapt and balance, the
+// remap onto the new patches, the partition that moves patches between ranks, the new plans built
+// on the host, and the solver's move onto them (uploads).
+struct RegridTimes {
+  double flags = 0.0;
+  double forest = 0.0;
+  double remap = 0.0;
+  double partition = 0.0;
+  double plans = 0.0;
+  double remesh = 0.0;
+  double total() const { return flags + forest + remap + partition + plans + remesh; }
+};
+
+struct AmrSettings {
+  int minLevel = 0;
+  int maxLevel = 2;
+  int regridInterval = 4; // steps between adapts
+  // Patches next to one that refines refine too: a feature moving between adapts then stays on
+  // refined patches.
+  bool buffer = true;
+};
+
+template <ConservationLaw PDE>
+class AmrSolver {
+public:
+  static constexpr int kDim = PDE::kDim;
+
+  using Criterion = std::variant<amr::IndicatorCriterion, amr::RefinementCriterion<kDim>>;
+
+  // level0Patches: patches per axis on level 0 (one p4est tree each) over [lower, upper];
+  // `space`: where the state lives and the steps run.
+  AmrSolver(MPI_Comm comm, PDE pde, PatchLayout<kDim> layout, Vec<int, kDim> level0Patches,
+            Vec<double, kDim> lower, Vec<double, kDim> upper, DomainBoundary<kDim> boundary,
+            AmrSettings settings, Criterion criterion, double cfl,
+            MemorySpace space = MemorySpace::Host)
+      : forest_(comm, level0Patches, periodicAxes(boundary), settings.minLevel), layout_(layout),
+        lower_(lower), upper_(upper), boundary_(std::move(boundary)), settings_(settings),
+        criterion_(std::move(criterion)), solver_(solverOnForest(pde, cfl, space)) {
+    ranks_ = mpi::rankCount(comm);
+    summarise();
+  }
+
+  // Sets the initial data and adapts the mesh to it, repeatedly, until the mesh settles (at
+  // most one round per level). makeInitial(layout, geometry) gives the conserved state at a
+  // point for that mesh, of which geometry holds this rank's patches (a Sedov blast spreads its
+  // energy over the cells of the mesh it gets, on every rank: SedovBlast::placeOn).
+  template <class MakeInitial>
+  void initialise(MakeInitial&& makeInitial) {
+    for (int round = 0; round <= settings_.maxLevel - settings_.minLevel; ++round) {
+      solver_.initialise(makeInitial(layout_, solver_.geometry()));
+      if (!adapt())
+        return;
+    }
+    solver_.initialise(makeInitial(layout_, solver_.geometry()));
+  }
+
+  // One step; every regridInterval steps the mesh adapts afterwards.
+  void advance(double dt) {
+    solver_.advance(dt);
+    if (settings_.regridInterval > 0 && solver_.step() % settings_.regridInterval == 0)
+      regrid();
+  }
+  void advanceTo(double time) {
+    solver_.advanceTo(time);
+    if (settings_.regridInterval > 0 && solver_.step() % settings_.regridInterval == 0)
+      regrid();
+  }
+
+  double stableDt() { return solver_.stableDt(); }
+  double time() const { return solver_.time(); }
+
+  // Adapts the mesh to the current data and moves the data onto it. Returns whether the mesh
+  // changed.
+  bool regrid() { return adapt(); }
+
+  const amr::Forest<kDim>& forest() const { return forest_; }
+  MPI_Comm comm() const { return forest_.comm(); }
+  PatchSolver<PDE>& solver() { return solver_; }
+  const PatchSolver<PDE>& solver() const { return solver_; }
+  double regridSeconds() const { return regridTimes_.total(); }
+  const RegridTimes& regridTimes() const { return regridTimes_; }
+  // Over all ranks, as of the last adapt.
+  int finestLevel() const { return finestLevel_; }
+  long long globalPatches() const { return globalPatches_; }
+  long long globalCells() const { return globalPatches_ * layout_.interiorCells(); }
+  // This rank's first patch in the forest's order over all ranks.
+  long long firstGlobalPatch() const { return firstGlobalPatch_; }
+
+private:
+  // What the solver needs to know of this rank's leaves (PatchSolver's constructor and remesh).
+  struct ForestPlans {
+    std::vector<PatchGeometry<kDim>> geometry;
+    HaloPlan<kDim> halo;
+    std::vector<RefluxOp<kDim>> reflux;
+    GhostPatches ghosts;
+  };
+
+  // Collective (the ghosts' plans are).
+  ForestPlans plansOnForest() const {
+    ForestPlans plans;
+    plans.geometry = amr::leafGeometry(forest_, layout_, lower_, upper_);
+    plans.halo = amr::forestHaloPlan(forest_, layout_, boundary_);
+    plans.reflux = amr::forestRefluxPlan(forest_, boundary_);
+    plans.ghosts = amr::ghostPatches(forest_, layout_, plans.halo, plans.reflux);
+    return plans;
+  }
+
+  // The solver on the forest as constructed.
+  PatchSolver<PDE> solverOnForest(const PDE& pde, double cfl, MemorySpace space) const {
+    ForestPlans plans = plansOnForest();
+    return PatchSolver<PDE>(pde, layout_, std::move(plans.geometry), std::move(plans.halo), cfl,
+                            std::move(plans.reflux), space, std::move(plans.ghosts));
+  }
+
+  // The counts over all ranks that the getters above report.
+  void summarise() {
+    long long patches = (long long)forest_.leaves().size();
+    int finest = 0;
+    for (const auto& leaf : forest_.leaves())
+      finest = std::max(finest, leaf.level);
+    globalPatches_ = patches;
+    finestLevel_ = finest;
+    firstGlobalPatch_ = 0;
+    if (ranks_ == 1)
+      return;
+    MPI_Allreduce(&patches, &globalPatches_, 1, MPI_LONG_LONG, MPI_SUM, comm());
+    MPI_Allreduce(&finest, &finestLevel_, 1, MPI_INT, MPI_MAX, comm());
+    MPI_Exscan(&patches, &firstGlobalPatch_, 1, MPI_LONG_LONG, MPI_SUM, comm());
+    int rank = 0;
+    MPI_Comm_rank(comm(), &rank);
+    if (rank == 0)
+      firstGlobalPatch_ = 0; // MPI_Exscan leaves rank 0's result undefined
+  }
+
+  static Vec<bool, kDim> periodicAxes(const DomainBoundary<kDim>& boundary) {
+    Vec<bool, kDim> periodic;
+    for (int a = 0; a < kDim; ++a)
+      periodic[a] = boundary.kind[a][0] == BoundaryKind::Periodic;
+    return periodic;
+  }
+
+  bool adapt() {
+    std::vector<amr::AdaptFlag> flags;
+    {
+      ScopedTimer t(regridTimes_.flags);
+      solver_.fillCurrentHalos(); // criteria and prolongation look across patch edges
+      flags = refinementFlags();
+    }
+    std::vector<PatchPlacement<kDim>> before, after;
+    int changed = 0;
+    {
+      ScopedTimer t(regridTimes_.forest);
+      before = amr::leafPlacements(forest_);
+      if (settings_.buffer)
+        bufferRefinement(flags);
+      forest_.adapt(flags, settings_.minLevel, settings_.maxLevel);
+      after = amr::leafPlacements(forest_);
+      changed = before != after;
+      if (ranks_ > 1) // every rank repartitions and replans if any rank's patches changed
+        MPI_Allreduce(MPI_IN_PLACE, &changed, 1, MPI_INT, MPI_LOR, comm());
+    }
+    if (!changed)
+      return false;
+    std::optional<PatchStore<kDim>> state;
+    {
+      ScopedTimer t(regridTimes_.remap);
+      state.emplace(solver_.remapped(buildRemapPlan<kDim>(before, after)));
+      waitForDevice(); // so that the timer holds the remap
+    }
+    if (ranks_ > 1) {
+      ScopedTimer t(regridTimes_.partition);
+      state.emplace(partition(*state));
+    }
+    ForestPlans plans;
+    {
+      ScopedTimer t(regridTimes_.plans);
+      plans = plansOnForest();
+    }
+    ScopedTimer t(regridTimes_.remesh);
+    solver_.remesh(std::move(plans.geometry), std::move(plans.halo), std::move(plans.reflux),
+                   std::move(plans.ghosts), *state);
+    waitForDevice(); // so that the timer holds the uploads, not the next step's halo fill
+    summarise();
+    return true;
+  }
+
+  // Moves leaves between the ranks so that each holds as many patches as families allow, and
+  // their state with them; returns the state of the new local patches.
+  PatchStore<kDim> partition(const PatchStore<kDim>& state) {
+    const std::size_t stride = layout_.patchStride();
+    std::vector<double> values(std::size_t(state.numPatches()) * stride);
+    state.array().copyToHost(values);
+    const std::vector<int> weights(forest_.leaves().size(), 1);
+    const std::vector<double> moved = forest_.partition(weights, values, int(stride));
+    PatchStore<kDim> arrived(layout_, int(forest_.leaves().size()), solver_.space());
+    arrived.array().copyFromHost(moved);
+    return arrived;
+  }
+
+  void waitForDevice() const {
+    if (solver_.space() == MemorySpace::Device)
+      synchronizeDevice();
+  }
+
+  // What each patch asks of the next adapt (halos filled).
+  std::vector<amr::AdaptFlag> refinementFlags() {
+    if (const auto* builtIn = std::get_if<amr::IndicatorCriterion>(&criterion_))
+      return solver_.refinementFlags(*builtIn);
+    const auto& criterion = std::get<amr::RefinementCriterion<kDim>>(criterion_);
+    const auto& leaves = forest_.leaves();
+    const PatchStore<kDim>& state = solver_.hostState();
+    std::vector<amr::AdaptFlag> flags(leaves.size());
+    for (std::size_t p = 0; p < leaves.size(); ++p)
+      flags[p] = criterion(amr::PatchView<kDim>{layout_, state.data() + p * layout_.patchStride(),
+                                                solver_.geometry()[p], leaves[p].level});
+    return flags;
+  }
+
+  // Every patch that touches (face, edge or corner, periodic images included) a patch flagged
+  // to refine is flagged to refine as well, if it is not finer already. The ghost patches' flags
+  // come from their owners: a patch at the edge of a rank refines for a neighbour on another.
+  void bufferRefinement(std::vector<amr::AdaptFlag>& flags) {
+    const std::vector<PatchPlacement<kDim>> placements = amr::placementsWithGhosts(forest_);
+    std::vector<amr::AdaptFlag> asked = flags;
+    if (ranks_ > 1) {
+      std::vector<double> own;
+      for (amr::AdaptFlag flag : flags)
+        own.push_back(static_cast<int>(flag));
+      for (double ghostFlag : forest_.exchangeGhostValues(own, 1))
+        asked.push_back(static_cast<amr::AdaptFlag>(int(ghostFlag)));
+    }
+    const PlacementIndex<kDim> index(placements);
+    const int owned = int(flags.size());
+    for (std::size_t p = 0; p < placements.size(); ++p) {
+      if (asked[p] != amr::AdaptFlag::Refine)
+        continue;
+      const int level = placements[p].level;
+      for (int n = 0; n < amr::kNeighbourDirections<kDim>; ++n) {
+        Vec<int, kDim> at = placements[p].index;
+        bool inside = true;
+        for (int a = 0, m = n; a < kDim; ++a, m /= 3) {
+          const int patchesOnLevel = forest_.treesPerAxis()[a] << level;
+          at[a] += m % 3 - 1;
+          if (forest_.periodic()[a])
+            at[a] = (at[a] + patchesOnLevel) % patchesOnLevel;
+          inside = inside && at[a] >= 0 && at[a] < patchesOnLevel;
+        }
+        if (!inside)
+          continue;
+        Vec<int, kDim> parent;
+        for (int a = 0; a < kDim; ++a)
+          parent[a] = at[a] >> 1;
+        int q = index.at(level, at);
+        if (q < 0 && level > 0)
+          q = index.at(level - 1, parent);
+        if (q >= 0 && q < owned)
+          flags[q] = amr::AdaptFlag::Refine;
+      }
+    }
+  }
+
+  amr::Forest<kDim> forest_;
+  PatchLayout<kDim> layout_;
+  Vec<double, kDim> lower_, upper_;
+  DomainBoundary<kDim> boundary_;
+  AmrSettings settings_;
+  Criterion criterion_;
+  PatchSolver<PDE> solver_;
+  int ranks_ = 1;
+  long long globalPatches_ = 0;
+  long long firstGlobalPatch_ = 0;
+  int finestLevel_ = 0;
+  RegridTimes regridTimes_;
+};
+
+} // namespace tessera

@@ -1,0 +1,431 @@
+#pragma once
+// PatchSolver<PDE>: first-order Rusanov time stepping of a PDE on a set of patches (a uniform
+// grid, or the leaves of a forest), on the host back end or resident on the device. Holds the
+// state twice (current and next), the halo and reflux plans and the per-patch eigenvalues; one
+// advance() is halo fill, fused update, refluxing and swap, and leaves the eigenvalues for the
+// next dt.
+//
+// On the device every step stays there: the plans are uploaded once per mesh, and only dt (and,
+// at a regrid, one flag per patch) comes back. The device functions are compiled for the PDEs
+// Tessera ships (solvers/*_device.cu); another PDE instantiates them in its own .cu file.
+//
+// On several MPI ranks each rank steps its own patches and stores after them the ghost patches
+// its halos read (patches/ghost_patches.hpp): numPatches() counts the owned patches only. A step
+// then brings the ghosts' interiors over before the halo fill and, where refluxing needs them,
+// their boundary fluxes before the correction; dt is the minimum over the ranks. The ghost
+// messages travel while the inner patches, whose halos read no ghost, are filled and updated;
+// the outer patches follow once the ghosts have arrived. The halo fill's time then counts in the
+// update's (StepTimes).
+#include <algorithm>
+#include <memory>
+#include <mpi.h>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/device_array.hpp"
+#include "engine/memory.hpp"
+#include "engine/mpi/halo_exchange.hpp"
+#include "engine/mpi/rank_count.hpp"
+#include "engine/parallel_for.hpp"
+#include "engine/require_device.hpp"
+#include "engine/timer.hpp"
+#include "patches/boundary.hpp"
+#include "patches/flux_register.hpp"
+#include "patches/flux_register_device.hpp"
+#include "patches/ghost_patches.hpp"
+#include "patches/halo_plan.hpp"
+#include "patches/halo_plan_device.hpp"
+#include "patches/indicator_criterion.hpp"
+#include "patches/patch_store.hpp"
+#include "patches/remap.hpp"
+#include "patches/remap_device.hpp"
+#include "patches/remap_plan.hpp"
+#include "patches/uniform_patch_grid.hpp"
+#include "physics/conservation_law.hpp"
+#include "solvers/patch/refinement_flags.hpp"
+#include "solvers/patch/rusanov_update_device.hpp"
+#include "solvers/patch/rusanov_update_host.hpp"
+#include "solvers/patch/time_step.hpp"
+#include "solvers/patch/time_step_device.hpp"
+
+namespace tessera {
+
+// Seconds spent in each phase of the steps. With ghost patches the halo fill overlaps the ghost
+// messages and the update, and counts in `update`.
+struct StepTimes {
+  double halo = 0.0;
+  double update = 0.0;
+  double reflux = 0.0;
+};
+
+// The PDE's reflection signs in the layout the halo plans read (ReflectionParity).
+template <ConservationLaw PDE>
+ReflectionParity reflectionParityOf() {
+  ReflectionParity parity(PDE::kDim * PDE::kNumVars);
+  for (int a = 0; a < PDE::kDim; ++a)
+    for (int v = 0; v < PDE::kNumVars; ++v)
+      parity[a * PDE::kNumVars + v] = PDE::reflectionParity(v, a);
+  return parity;
+}
+
+template <ConservationLaw PDE>
+class PatchSolver {
+public:
+  static constexpr int kDim = PDE::kDim;
+  using State = typename PDE::State;
+
+  // Patches of one layout with their geometry, the plan that fills their halos and, where
+  // patches of different levels meet, the plan that corrects coarse cells by the fine fluxes.
+  // `space` says where the state lives and the steps run (Device: see requireDevice()).
+  // geometry holds the owned patches; the plans number the ghost patches after them.
+  PatchSolver(PDE pde, PatchLayout<kDim> layout, std::vector<PatchGeometry<kDim>> geometry,
+              HaloPlan<kDim> plan, double cfl, std::vector<RefluxOp<kDim>> refluxPlan = {},
+              MemorySpace space = MemorySpace::Host, GhostPatches ghosts = {})
+      : pde_(pde), layout_(layout), parity_(reflectionParityOf<PDE>()), cfl_(cfl), space_(space) {
+    if (space_ == MemorySpace::Device) {
+      requireDevice();
+      device_ = std::make_unique<DeviceResources>();
+    }
+    setPatches(std::move(geometry), std::move(plan), std::move(refluxPlan), std::move(ghosts));
+    current_ = PatchStore<kDim>(layout_, storedPatches(), space_);
+  }
+
+  PatchSolver(PDE pde, const UniformPatchGrid<kDim>& grid, const DomainBoundary<kDim>& boundary,
+              double cfl, MemorySpace space = MemorySpace::Host)
+      : PatchSolver(pde, grid.layout(), grid.geometries(), buildUniformHaloPlan(grid, boundary),
+                    cfl, {}, space) {}
+
+  // Sets every interior cell to conserved(centre of the cell) and computes the first eigenvalues.
+  template <class ConservedAt>
+  void initialise(ConservedAt&& conservedAt) {
+    PatchStore<kDim> initial(layout_, storedPatches(), MemorySpace::Host);
+    forEachPatchCell(numPatches(), layout_.interiorCells(), [&](int p, int n) {
+      const CellIndex<kDim> c = layout_.interiorCell(n);
+      Vec<double, kDim> x;
+      for (int a = 0; a < kDim; ++a)
+        x[a] = geometry_[p].cellCenter(a, c[a]);
+      const State q = conservedAt(x);
+      for (int v = 0; v < PDE::kNumVars; ++v)
+        initial.at(p, v, c) = q[v];
+    });
+    if (space_ == MemorySpace::Host)
+      current_ = std::move(initial);
+    else
+      current_.array().copyFrom(initial.array());
+    halosFilled_ = false;
+    computeEigenvalues();
+  }
+
+  // The state of the patches after an adapt, moved from the current one by the remap plan (one
+  // new patch per operation; the current halos must be filled), where the state lives.
+  PatchStore<kDim> remapped(const std::vector<RemapOp<kDim>>& remap) const {
+    PatchStore<kDim> fresh(layout_, int(remap.size()), space_);
+    if (space_ == MemorySpace::Host) {
+      remapPatchData<kDim>(layout_, remap, current_.data(), fresh.data());
+    } else if constexpr (kDeviceBuilt) {
+      remapPatchDataDevice<kDim>(layout_, toDevice(remap), current_.data(), fresh.data());
+    }
+    return fresh;
+  }
+
+  // Replaces the patches (after an adapt or a partition): new geometry, plans and ghosts, and the
+  // owned patches' state (one patch per geometry entry, in any memory space). Time, step count
+  // and timers carry on.
+  void remesh(std::vector<PatchGeometry<kDim>> geometry, HaloPlan<kDim> plan,
+              std::vector<RefluxOp<kDim>> refluxPlan, GhostPatches ghosts,
+              const PatchStore<kDim>& state) {
+    if (state.numPatches() != int(geometry.size()))
+      throw std::invalid_argument("PatchSolver::remesh: " + std::to_string(state.numPatches()) +
+                                  " patches of state for " + std::to_string(geometry.size()) +
+                                  " patches");
+    setPatches(std::move(geometry), std::move(plan), std::move(refluxPlan), std::move(ghosts));
+    current_ = PatchStore<kDim>(layout_, storedPatches(), space_);
+    current_.copyPatchesFrom(state, numPatches());
+    halosFilled_ = false;
+    computeEigenvalues();
+  }
+
+  // The largest stable step for the current state (of every rank's patches).
+  double stableDt() {
+    double dt = 0.0;
+    if (space_ == MemorySpace::Host)
+      dt = stableTimeStep<kDim>(cfl_, patchLambda_.hostSpan(), geometry());
+    else if constexpr (kDeviceBuilt)
+      dt = device_->timeStep(cfl_, patchLambda_.data(), device_->geometry.data(), numPatches());
+    if (ranks_ > 1)
+      MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MIN, ghosts_.comm);
+    return dt;
+  }
+
+  void advance(double dt) {
+    const bool refluxing = !refluxPlan_.empty();
+    const bool keepsFluxes = refluxing || ghosts_.exchangeFluxes;
+    double* const fluxes = keepsFluxes ? fluxRegister_.data() : nullptr;
+    if (!halosFilled_ && stateExchange_) {
+      // Halo fill and update in one phase: they overlap the ghost messages.
+      ScopedTimer t(times_.update);
+      stateExchange_->start(current_.data());
+      fillHalosOf(halo_.innerOps, device_ ? &device_->innerHalo : nullptr);
+      updatePatches(dt, &halo_.inner, device_ ? &device_->innerPatches : nullptr, fluxes);
+      stateExchange_->finish(current_.data());
+      fillHalosOf(halo_.outerOps, device_ ? &device_->outerHalo : nullptr);
+      updatePatches(dt, &halo_.outer, device_ ? &device_->outerPatches : nullptr, fluxes);
+      waitForTimer();
+    } else {
+      if (!halosFilled_) {
+        ScopedTimer t(times_.halo);
+        fillCurrentHalos();
+        waitForTimer();
+      }
+      ScopedTimer t(times_.update);
+      updatePatches(dt, nullptr, nullptr, fluxes);
+      waitForTimer();
+    }
+    if (ghosts_.exchangeFluxes) {
+      ScopedTimer t(times_.reflux);
+      fluxExchange_->exchange(fluxRegister_.data());
+      waitForTimer();
+    }
+    if (refluxing) {
+      ScopedTimer t(times_.reflux);
+      if (space_ == MemorySpace::Host) {
+        reflux<kDim>(refluxPlan_, layout_, geometry(), fluxRegister_.data(), dt, next_.data());
+        maxEigenvaluesHost(pde_, layout_, std::span<const int>(refluxedPatches_), next_.data(),
+                           patchLambda_.data());
+      } else if constexpr (kDeviceBuilt) {
+        device_->reflux.apply(device_->geometry.data(), fluxRegister_.data(), dt, next_.data());
+        maxEigenvaluesDevice(pde_, layout_, device_->reflux.coarsePatches(),
+                             device_->reflux.numCoarsePatches(), next_.data(), patchLambda_.data());
+      }
+      waitForTimer();
+    }
+    std::swap(current_, next_);
+    halosFilled_ = false;
+    time_ += dt;
+    ++step_;
+  }
+
+  // Advances to exactly `time` (an output or end time): time_ + (time - time_) may round off it.
+  void advanceTo(double time) {
+    advance(time - time_);
+    time_ = time;
+  }
+
+  // Fills the halos of the current state (advance() does this itself; criteria, remapping and
+  // output want the halos too).
+  void fillCurrentHalos() {
+    if (stateExchange_)
+      stateExchange_->exchange(current_.data());
+    fillHalosOf(halo_.innerOps, device_ ? &device_->innerHalo : nullptr);
+    fillHalosOf(halo_.outerOps, device_ ? &device_->outerHalo : nullptr);
+    halosFilled_ = true; // the next step need not fill them again (a regrid that keeps the mesh)
+  }
+
+  // One flag per patch from a built-in criterion, evaluated where the state lives (halos filled).
+  std::vector<amr::AdaptFlag> refinementFlags(const amr::IndicatorCriterion& criterion) {
+    if (space_ == MemorySpace::Host)
+      return refinementFlagsHost(pde_, layout_, criterion, current_.data(), numPatches());
+    std::vector<amr::AdaptFlag> flags(numPatches());
+    if constexpr (kDeviceBuilt) {
+      DeviceArray<amr::AdaptFlag> onDevice(flags.size(), MemorySpace::Device);
+      refinementFlagsDevice(pde_, layout_, criterion, current_.data(), numPatches(),
+                            onDevice.data());
+      onDevice.copyToHost(flags);
+    }
+    return flags;
+  }
+
+  // Sum over interior cells (of every rank's patches) of each conserved variable times the cell
+  // volume.
+  State conservedTotals() const {
+    const PatchStore<kDim>& q = hostState();
+    State total = State::filled(0.0);
+    for (int p = 0; p < numPatches(); ++p)
+      for (int v = 0; v < PDE::kNumVars; ++v) {
+        double sum = 0.0;
+        for (int n = 0; n < layout_.interiorCells(); ++n)
+          sum += q.at(p, v, layout_.interiorCell(n));
+        total[v] += sum * geometry_[p].cellVolume();
+      }
+    if (ranks_ > 1)
+      MPI_Allreduce(MPI_IN_PLACE, total.v, PDE::kNumVars, MPI_DOUBLE, MPI_SUM, ghosts_.comm);
+    return total;
+  }
+
+  const PDE& pde() const { return pde_; }
+  const PatchLayout<kDim>& layout() const { return layout_; }
+  MemorySpace space() const { return space_; }
+  int numPatches() const { return int(geometry_.size()); } // owned by this rank
+  // The owned patches and then the ghost patches.
+  int storedPatches() const { return numPatches() + ghosts_.count; }
+  long long numCells() const { return (long long)numPatches() * layout_.interiorCells(); }
+  std::span<const PatchGeometry<kDim>> geometry() const { return geometry_; }
+  // The current state where it lives (device memory for a device solver), ghost patches
+  // included.
+  const PatchStore<kDim>& state() const { return current_; }
+  PatchStore<kDim>& state() {
+    halosFilled_ = false; // the caller may change the interior
+    return current_;
+  }
+  // The owned patches' current state in host memory, for output, host criteria and
+  // diagnostics: a device solver, or one with ghost patches, copies it over on each call.
+  const PatchStore<kDim>& hostState() const {
+    if (space_ == MemorySpace::Host && ghosts_.count == 0)
+      return current_;
+    if (hostMirror_.numPatches() != numPatches())
+      hostMirror_ = PatchStore<kDim>(layout_, numPatches(), MemorySpace::Host);
+    hostMirror_.copyPatchesFrom(current_, numPatches());
+    return hostMirror_;
+  }
+  double time() const { return time_; }
+  long long step() const { return step_; }
+  const StepTimes& times() const { return times_; }
+
+private:
+  static constexpr bool kDeviceBuilt = compiledDeviceBackend() != Backend::Host;
+
+  // What a device solver keeps on the device besides the state: the plans and geometry of the
+  // current patches, and the dt reduction's scratch.
+  struct DeviceResources {
+    DeviceArray<PatchGeometry<kDim>> geometry;
+    DeviceHaloPlan<kDim> innerHalo, outerHalo; // HaloParts' operations
+    DeviceRefluxPlan<kDim> reflux;
+    DeviceArray<int> innerPatches, outerPatches; // HaloParts' patch lists, with ghosts only
+    DeviceTimeStep<kDim> timeStep;
+  };
+
+  // The owned patches by what their halos read: the inner ones only owned patches, the outer ones
+  // ghost patches too; and the halo plan's operations split alike. Without ghosts every patch is
+  // inner and the inner operations are the whole plan.
+  struct HaloParts {
+    std::vector<int> inner, outer;
+    HaloPlan<kDim> innerOps, outerOps;
+  };
+
+  static HaloParts splitByGhostReads(HaloPlan<kDim> plan, int owned) {
+    HaloParts parts;
+    std::vector<char> outer(std::size_t(owned), 0);
+    for (const HaloOp<kDim>& op : plan.ops)
+      if (op.source != HaloSource::Fixed && op.srcPatch >= owned)
+        outer[std::size_t(op.dstPatch)] = 1;
+    for (int p = 0; p < owned; ++p)
+      (outer[std::size_t(p)] ? parts.outer : parts.inner).push_back(p);
+    parts.outerOps.inflowStates = plan.inflowStates;
+    parts.innerOps.inflowStates = std::move(plan.inflowStates);
+    for (const HaloOp<kDim>& op : plan.ops)
+      (outer[std::size_t(op.dstPatch)] ? parts.outerOps : parts.innerOps).ops.push_back(op);
+    return parts;
+  }
+
+  // Fills the halos of one part of the plan (device: its uploaded twin).
+  void fillHalosOf(const HaloPlan<kDim>& part, const DeviceHaloPlan<kDim>* onDevice) {
+    if (space_ == MemorySpace::Host)
+      fillHalos(part, layout_, parity_, current_.data());
+    else if constexpr (kDeviceBuilt)
+      onDevice->fill(current_.data());
+  }
+
+  // The fused update of the listed patches (device: the list's uploaded twin), or of every owned
+  // patch without a list.
+  void updatePatches(double dt, const std::vector<int>* patches, const DeviceArray<int>* onDevice,
+                     double* fluxes) {
+    const int count = patches ? int(patches->size()) : numPatches();
+    if (count == 0)
+      return;
+    if (space_ == MemorySpace::Host) {
+      rusanovUpdateHost(pde_, layout_, geometry(), current_.data(), next_.data(), dt,
+                        patchLambda_.data(), fluxes,
+                        patches ? std::span<const int>(*patches) : std::span<const int>());
+    } else if constexpr (kDeviceBuilt) {
+      rusanovUpdateDevice(pde_, layout_, device_->geometry.data(), count, current_.data(),
+                          next_.data(), dt, patchLambda_.data(), fluxes,
+                          patches ? onDevice->data() : nullptr);
+    }
+  }
+
+  // Everything that follows from the patches, except the current state (its caller's).
+  void setPatches(std::vector<PatchGeometry<kDim>> geometry, HaloPlan<kDim> plan,
+                  std::vector<RefluxOp<kDim>> refluxPlan, GhostPatches ghosts) {
+    geometry_ = std::move(geometry);
+    halo_ = splitByGhostReads(std::move(plan), numPatches());
+    refluxPlan_ = std::move(refluxPlan);
+    ghosts_ = std::move(ghosts);
+    ranks_ = mpi::rankCount(ghosts_.comm);
+    next_ = PatchStore<kDim>(layout_, storedPatches(), space_);
+    patchLambda_ = DeviceArray<double>(numPatches(), space_);
+    const FluxRegisterLayout<kDim> registers{layout_.cellsPerAxis, PDE::kNumVars};
+    const bool keepsFluxes = !refluxPlan_.empty() || ghosts_.exchangeFluxes;
+    fluxRegister_ =
+        DeviceArray<double>(keepsFluxes ? storedPatches() * registers.patchStride() : 0, space_);
+    stateExchange_.reset();
+    fluxExchange_.reset();
+    if (ranks_ > 1) {
+      stateExchange_.emplace(ghosts_.comm, ghosts_.state, 1, space_);
+      if (ghosts_.exchangeFluxes)
+        fluxExchange_.emplace(ghosts_.comm, ghosts_.fluxes, 1, space_);
+    }
+    refluxedPatches_.clear();
+    for (const RefluxOp<kDim>& op : refluxPlan_)
+      refluxedPatches_.push_back(op.coarsePatch);
+    std::sort(refluxedPatches_.begin(), refluxedPatches_.end());
+    refluxedPatches_.erase(std::unique(refluxedPatches_.begin(), refluxedPatches_.end()),
+                           refluxedPatches_.end());
+    if (space_ == MemorySpace::Device) {
+      device_->geometry = DeviceArray<PatchGeometry<kDim>>(numPatches(), MemorySpace::Device);
+      device_->geometry.copyFromHost(geometry_);
+      if constexpr (kDeviceBuilt) {
+        device_->innerHalo = DeviceHaloPlan<kDim>(halo_.innerOps, layout_, parity_);
+        device_->outerHalo = DeviceHaloPlan<kDim>(halo_.outerOps, layout_, parity_);
+        device_->reflux = DeviceRefluxPlan<kDim>(refluxPlan_, layout_);
+        if (ranks_ > 1) {
+          device_->innerPatches = toDevice(halo_.inner);
+          device_->outerPatches = toDevice(halo_.outer);
+        }
+      }
+    }
+  }
+
+  // The per-patch eigenvalues of the current state (for the first dt and after a remesh).
+  void computeEigenvalues() {
+    if (space_ == MemorySpace::Host)
+      maxEigenvaluesHost(pde_, layout_, numPatches(), current_.data(), patchLambda_.data());
+    else if constexpr (kDeviceBuilt)
+      maxEigenvaluesDevice(pde_, layout_, nullptr, numPatches(), current_.data(),
+                           patchLambda_.data());
+  }
+
+  // Device launches return at once: the phase timers wait for them, so that they time the work.
+  void waitForTimer() const {
+    if (space_ == MemorySpace::Device)
+      synchronizeDevice();
+  }
+
+  PDE pde_;
+  PatchLayout<kDim> layout_;
+  std::vector<PatchGeometry<kDim>> geometry_;
+  HaloParts halo_;
+  std::vector<RefluxOp<kDim>> refluxPlan_;
+  std::vector<int> refluxedPatches_; // coarse patches the reflux plan corrects
+  GhostPatches ghosts_;
+  int ranks_ = 1; // in ghosts_.comm
+  // The ghost patches' interiors and boundary fluxes from their owners (none on one rank).
+  std::optional<mpi::HaloExchange> stateExchange_, fluxExchange_;
+  ReflectionParity parity_;
+  double cfl_;
+  MemorySpace space_;
+  std::unique_ptr<DeviceResources> device_; // a device solver's plans and geometry
+  PatchStore<kDim> current_{layout_, 0, MemorySpace::Host}, next_{layout_, 0, MemorySpace::Host};
+  mutable PatchStore<kDim> hostMirror_{layout_, 0, MemorySpace::Host};
+  DeviceArray<double> patchLambda_;
+  DeviceArray<double> fluxRegister_;
+  bool halosFilled_ = false; // the current state's halos are up to date
+  double time_ = 0.0;
+  long long step_ = 0;
+  StepTimes times_;
+};
+
+} // namespace tessera

@@ -1,0 +1,89 @@
+// Device twin of refinementFlagsHost: the criterion's quantity once per cell, then per patch the
+// largest indicator over its interior cells.
+#include "engine/device_array.hpp"
+#include "engine/gpu_runtime.hpp"
+#include "physics/advection/advection.hpp"
+#include "physics/euler/euler.hpp"
+#include "solvers/patch/refinement_flags.hpp"
+
+namespace tessera {
+namespace {
+
+constexpr int kFlagThreads = 256;
+
+// The criterion's quantity at every cell of every patch, halo included, evaluated once: the
+// indicators then read it 2 Dim + 1 times per cell (a primitive quantity costs a division or
+// more per evaluation, and reads every variable of the cell).
+template <class PDE>
+__global__ void __launch_bounds__(kFlagThreads)
+    criterionQuantityKernel(PDE pde, PatchLayout<PDE::kDim> layout,
+                            amr::IndicatorCriterion criterion, const double* q,
+                            std::size_t numValues, double* quantity) {
+  const std::size_t i = std::size_t(blockIdx.x) * kFlagThreads + threadIdx.x;
+  if (i >= numValues)
+    return;
+  const std::size_t cells = layout.varStride();
+  const std::size_t patch = i / cells;
+  int offset = int(i % cells);
+  CellIndex<PDE::kDim> c;
+  for (int a = 0; a < PDE::kDim; ++a) {
+    c[a] = offset % layout.extent() - layout.halo;
+    offset /= layout.extent();
+  }
+  quantity[i] = CriterionQuantity<PDE>{pde, layout, criterion, q + patch * layout.patchStride()}(c);
+}
+
+// One block per patch, threads over its interior cells, the largest indicator reduced in shared
+// memory (fmax: exact and order-free, as on the host).
+template <int Dim>
+__global__ void __launch_bounds__(kFlagThreads)
+    refinementFlagsKernel(PatchLayout<Dim> layout, amr::IndicatorCriterion criterion,
+                          const double* quantity, amr::AdaptFlag* flags) {
+  __shared__ double partial[kFlagThreads];
+  const int p = blockIdx.x;
+  const double* patch = quantity + std::size_t(p) * layout.varStride();
+  const auto at = [&](const CellIndex<Dim>& c) { return patch[layout.cellOffset(c)]; };
+  double largest = amr::indicatorFloor(criterion);
+  for (int n = threadIdx.x; n < layout.interiorCells(); n += kFlagThreads)
+    largest = std::fmax(largest, amr::cellIndicator<Dim>(criterion, at, layout.interiorCell(n)));
+  partial[threadIdx.x] = largest;
+  __syncthreads();
+  for (int s = kFlagThreads / 2; s > 0; s /= 2) {
+    if (int(threadIdx.x) < s)
+      partial[threadIdx.x] = std::fmax(partial[threadIdx.x], partial[threadIdx.x + s]);
+    __syncthreads();
+  }
+  if (threadIdx.x == 0)
+    flags[p] = amr::flagFor(criterion, partial[0]);
+}
+
+} // namespace
+
+template <ConservationLaw PDE>
+void refinementFlagsDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
+                           const amr::IndicatorCriterion& criterion, const double* q,
+                           int numPatches, amr::AdaptFlag* flags) {
+  if (numPatches == 0)
+    return;
+  const std::size_t numValues = std::size_t(numPatches) * layout.varStride();
+  DeviceArray<double> quantity(numValues, MemorySpace::Device); // from the pool; freed in order
+  const unsigned blocks = unsigned((numValues + kFlagThreads - 1) / kFlagThreads);
+  criterionQuantityKernel<PDE>
+      <<<blocks, kFlagThreads>>>(pde, layout, criterion, q, numValues, quantity.data());
+  TESSERA_GPU_CHECK_LAUNCH();
+  refinementFlagsKernel<PDE::kDim>
+      <<<numPatches, kFlagThreads>>>(layout, criterion, quantity.data(), flags);
+  TESSERA_GPU_CHECK_LAUNCH();
+}
+
+#define TESSERA_INSTANTIATE(PDE)                                                                   \
+  template void refinementFlagsDevice(const PDE&, const PatchLayout<PDE::kDim>&,                   \
+                                      const amr::IndicatorCriterion&, const double*, int,          \
+                                      amr::AdaptFlag*);
+TESSERA_INSTANTIATE(Euler<2>)
+TESSERA_INSTANTIATE(Euler<3>)
+TESSERA_INSTANTIATE(Advection<2>)
+TESSERA_INSTANTIATE(Advection<3>)
+#undef TESSERA_INSTANTIATE
+
+} // namespace tessera

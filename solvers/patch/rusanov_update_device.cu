@@ -1,0 +1,460 @@
+// The fused Rusanov update on the device, by column marching (see rusanov_update_device.hpp), and
+// the per-patch eigenvalue reduction for the first step and after refluxing.
+#include <cstddef>
+#include <stdexcept>
+
+#include "engine/gpu_runtime.hpp"
+#include "numerics/flux/rusanov.hpp"
+#include "patches/flux_register.hpp"
+#include "physics/advection/advection.hpp"
+#include "physics/euler/euler.hpp"
+#include "solvers/patch/rusanov_update_device.hpp"
+#include "solvers/patch/rusanov_update_host.hpp"
+
+namespace tessera {
+namespace {
+
+// The larger of two eigenvalues where a NaN always wins, so that the time step reports it.
+__device__ inline double maxNaNWins(double kept, double candidate) {
+  return candidate > kept || candidate != candidate ? candidate : kept;
+}
+
+// Reduces one value per thread (NaN wins) over aligned groups of `group` threads (a power of two
+// dividing the block) in `scratch`, one double per thread; the group's first thread gets it.
+// The scratch may alias shared memory that slower threads are still reading (the fused kernel's
+// plane): hence the barrier before the first write.
+__device__ inline double groupMax(double value, int group, double* scratch) {
+  const int tid = int(threadIdx.x);
+  __syncthreads();
+  scratch[tid] = value;
+  __syncthreads();
+  for (int s = 1; s < group; s *= 2) {
+    if (tid % (2 * s) == 0)
+      scratch[tid] = maxNaNWins(scratch[tid], scratch[tid + s]);
+    __syncthreads();
+  }
+  return scratch[tid];
+}
+
+// How a block of the marching kernel covers patches. Threads are N along x times Rows. In 3D the
+// rows are y rows of one tile of the xy plane of one patch; the plane is N / Rows tiles, marched
+// along z one after another by the same block, so the block ends with the whole patch's
+// eigenvalue. In 2D the plane is one x row and the Rows are Rows patches side by side.
+template <int Dim, int N, int Rows>
+struct MarchShape {
+  static constexpr int kThreads = N * Rows;
+  static constexpr int kTiles = Dim == 3 ? N / Rows : 1;
+  static constexpr int kPatchesPerBlock = Dim == 3 ? 1 : Rows;
+  // Shared plane: rows of x from -1 to N; in 3D a ring row below and above the tile for y faces.
+  static constexpr int kPitch = N + 2;
+  static constexpr int kRingRows = Dim == 3 ? 1 : 0;
+  static constexpr int kPlaneCells = (Rows + 2 * kRingRows) * kPitch;
+  // Halo ring cells of the tile in its plane: x ends of each row, and in 3D the y rows outside.
+  // The upper ones come first, so that the extra faces they compute fall in as few warps as can.
+  static constexpr int kUpperRingCells = Rows + (Dim == 3 ? N : 0);
+  static constexpr int kRingCells = 2 * kUpperRingCells;
+  static_assert(kRingCells <= kThreads, "one ring cell per thread at most");
+  static_assert(Dim == 2 || N % Rows == 0, "a 3D plane is whole tiles");
+  // Planes whose copies are in flight while one is computed, and the state buffers that takes:
+  // those planes and the plane computed (the cell below is kept in registers). Two planes ahead
+  // measured 2% faster at 16^3 but 10% slower at 32^3 on an H200: the kernel is bound by issue
+  // and latency more than by loads in flight.
+  static constexpr int kAhead = 1;
+  static constexpr int kStateBuffers = kAhead + 1;
+  // 512 resident threads per multiprocessor: at most 128 registers a thread, which the Euler
+  // kernels need without spilling (768 threads, 80 registers, spilled and ran 25-30% slower).
+  static constexpr int kMinBlocks = 512 / kThreads;
+
+  // Doubles of shared memory, all in plane cells: the state buffers, for each in-plane axis the
+  // cells' physical fluxes and eigenvalues along it and the face fluxes below the cells.
+  static constexpr std::size_t sharedDoubles(int numVars) {
+    return std::size_t(kPlaneCells) *
+           std::size_t(kStateBuffers * numVars + (Dim - 1) * (2 * numVars + 1));
+  }
+};
+
+template <class PDE>
+__device__ inline typename PDE::State loadState(const double* at, std::size_t varStride) {
+  typename PDE::State s;
+  for (int v = 0; v < PDE::kNumVars; ++v)
+    s[v] = at[v * varStride];
+  return s;
+}
+
+// Variable v of a plane cell lives at array[v * PlaneCells + cell].
+template <class PDE, int PlaneCells>
+__device__ inline typename PDE::State sharedState(const double* array, int cell) {
+  typename PDE::State s;
+  for (int v = 0; v < PDE::kNumVars; ++v)
+    s[v] = array[v * PlaneCells + cell];
+  return s;
+}
+
+template <class PDE, int PlaneCells>
+__device__ inline void storeShared(const typename PDE::State& s, double* array, int cell) {
+  for (int v = 0; v < PDE::kNumVars; ++v)
+    array[v * PlaneCells + cell] = s[v];
+}
+
+// Starts the copy of one cell's state (one variable every varStride) into a plane buffer.
+template <class PDE, int PlaneCells>
+__device__ inline void copyStateAsync(const double* at, std::size_t varStride, double* array,
+                                      int cell) {
+  for (int v = 0; v < PDE::kNumVars; ++v)
+    gpuCopyAsync(array + v * PlaneCells + cell, at + v * varStride);
+}
+
+// A cell's physical flux and eigenvalue along one axis.
+template <class PDE>
+struct AxisFlux {
+  typename PDE::State f;
+  double lambda;
+};
+
+// One cell's physical flux and eigenvalue along Axis, stored into the shared arrays of that axis
+// and returned.
+template <int Axis, class PDE, int PlaneCells>
+__device__ inline AxisFlux<PDE> storeAxis(const PDE& pde, const typename PDE::State& s,
+                                          double* flux, double* lambda, int cell) {
+  const AxisFlux<PDE> a{pde.flux(s, Axis), pde.maxEigenvalue(s, Axis)};
+  storeShared<PDE, PlaneCells>(a.f, flux, cell);
+  lambda[cell] = a.lambda;
+  return a;
+}
+
+// The Rusanov flux of the face below `cell` along the in-plane axis whose cells lie `step` apart:
+// the cell's own state and flux are given, the cell below is read from the plane; the face is
+// stored as that cell's and returned.
+template <class PDE, int PlaneCells>
+__device__ inline typename PDE::State
+lowerFace(const double* sq, const double* sf, const double* sl, double* faces, int cell, int step,
+          const typename PDE::State& s, const AxisFlux<PDE>& own) {
+  const int below = cell - step;
+  const auto face =
+      rusanovFaceFlux(sharedState<PDE, PlaneCells>(sq, below), s,
+                      sharedState<PDE, PlaneCells>(sf, below), own.f, sl[below], own.lambda);
+  storeShared<PDE, PlaneCells>(face, faces, cell);
+  return face;
+}
+
+// Completes one cell: Q_new = partial - r (F_above - F_below) along the marching axis, stored at
+// `out` (one variable every varStride) if `writes`; returns the new state's largest eigenvalue.
+template <class PDE>
+__device__ inline double completeCell(const PDE& pde, const typename PDE::State& partial,
+                                      const typename PDE::State& faceAbove,
+                                      const typename PDE::State& faceBelow, double ratio,
+                                      double* out, std::size_t varStride, bool writes) {
+  typename PDE::State updated;
+  for (int v = 0; v < PDE::kNumVars; ++v) {
+    updated[v] = partial[v] - ratio * (faceAbove[v] - faceBelow[v]);
+    if (writes)
+      out[v * varStride] = updated[v];
+  }
+  return detail::maxEigenvalueAllAxes(pde, updated);
+}
+
+// Stores one face's flux into the register; `upper` picks which of the two (choosing per
+// element keeps both states in registers rather than taking the address of one).
+template <class PDE>
+__device__ inline void storeRegister(double* fluxRegister, std::size_t at, std::size_t varStride,
+                                     bool upper, const typename PDE::State& lowerFace,
+                                     const typename PDE::State& upperFace) {
+  for (int v = 0; v < PDE::kNumVars; ++v)
+    fluxRegister[at + v * varStride] = upper ? upperFace[v] : lowerFace[v];
+}
+
+// The fused update by column marching. Each thread owns the column (i[, j]) of one patch and
+// marches the last axis from the halo plane below to the halo plane above. The states of the
+// planes arrive by asynchronous copies into a ring of shared plane buffers, kAhead planes ahead
+// of the one computed, so that many loads are in flight without holding registers; each thread
+// copies its own cell and, for ring threads, one halo ring cell of the plane. Per plane k:
+//  1. the cell's physical fluxes and eigenvalues along every axis (once per cell). The marching
+//     face k - 1/2 needs only the cell below (its state, marching flux and eigenvalue are kept in
+//     registers) and completes plane k - 1: Q_new = partial - r_m (F(k - 1/2) - F(k - 3/2)),
+//     written once, and its eigenvalue. The in-plane fluxes go to shared memory;
+//     ring threads do the same for their ring cell along the axis that needs it;
+//  2. after a barrier, each in-plane face is computed once: every cell its lower face along
+//     each in-plane axis, and the upper ring threads the tile's upper boundary faces; the faces
+//     go to shared memory;
+//  3. after a second barrier, the cell's upper faces are its neighbours' lower faces, giving plane
+//     k's partial update Q - r_x dF_x [- r_y dF_y] (the host's order of subtraction: x, y, then z).
+// The next plane's fluxes and faces may overwrite this plane's at once: each is read only between
+// the two barriers that follow its write. The state buffer refilled at plane k held plane k - 1,
+// which every thread finished reading before the second barrier of plane k - 1.
+template <class PDE, int N, int Rows>
+__global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMinBlocks))
+    fusedRusanovMarch(PDE pde, PatchLayout<PDE::kDim> layout,
+                      const PatchGeometry<PDE::kDim>* __restrict__ geometry, int numPatches,
+                      const int* __restrict__ patches, const double* __restrict__ q,
+                      double* __restrict__ qNew, double dt, double* __restrict__ patchLambda,
+                      double* __restrict__ fluxRegister) {
+  using State = typename PDE::State;
+  using Shape = MarchShape<PDE::kDim, N, Rows>;
+  constexpr int kDim = PDE::kDim, kMarch = kDim - 1, kCells = Shape::kPlaneCells;
+  constexpr int kPitch = Shape::kPitch, kVars = PDE::kNumVars, kAhead = Shape::kAhead;
+  extern __shared__ double shared[];
+  // Plane p (from -1, the halo plane below, to N) is in state buffer (p + 1) % kStateBuffers.
+  const auto planeBuffer = [](int p) {
+    return shared + ((p + 1) % Shape::kStateBuffers) * kVars * kCells;
+  };
+  double* const sfx = shared + Shape::kStateBuffers * kVars * kCells;
+  double* const slx = sfx + kVars * kCells;
+  double* const sgx = slx + kCells;
+  double* const sfy = sgx + kVars * kCells; // 3D only, like sly and sgy
+  double* const sly = sfy + kVars * kCells;
+  double* const sgy = sly + kCells;
+
+  const int tid = int(threadIdx.x), i = tid % N, row = tid / N;
+  // In 2D a block's last rows may lie past the last patch: they compute on a copy of it (every
+  // thread must meet every barrier) and write nothing.
+  // The k-th patch of the launch: patches[k], or k itself without a list.
+  const auto patchAt = [patches](int k) { return patches ? patches[k] : k; };
+  const int patchOfRow = kDim == 3 ? int(blockIdx.x) : int(blockIdx.x) * Rows + row;
+  const bool writes = patchOfRow < numPatches;
+  const int patch = patchAt(writes ? patchOfRow : numPatches - 1);
+  const std::size_t vs = layout.varStride();
+  const int planeStride = layout.axisStride(kMarch);
+  const double* const qPatch = q + layout.varOffset(patch, 0);
+  double* const qNewPatch = qNew + layout.varOffset(patch, 0);
+  const FluxRegisterLayout<kDim> reg{N, kVars};
+  const std::size_t regVar = std::size_t(reg.faceCells());
+  const PatchGeometry<kDim> g = geometry[patch];
+  const double rx = dt / g.dx[0], rm = dt / g.dx[kMarch];
+  const double ry = kDim == 3 ? dt / g.dx[1] : 0.0;
+
+  // This thread's ring cell, if any: its offset at plane 0, its shared cell and its axis. Upper
+  // ring cells (x = N, the y row above the tile) compute the face between them and the tile.
+  const bool ringThread = tid < Shape::kRingCells;
+  const bool upperRing = tid < Shape::kUpperRingCells;
+  int ringI = -1, ringRow = 0, ringAxis = 0;
+  if (ringThread) {
+    const int u = tid % Shape::kUpperRingCells;
+    if (u < Rows) { // x end of row u
+      ringI = upperRing ? N : -1;
+      ringRow = u;
+    } else { // the y row above or below the tile
+      ringI = u - Rows;
+      ringRow = upperRing ? Rows : -1;
+      ringAxis = 1;
+    }
+  }
+  const int ringPatch =
+      kDim == 3 ? patch : patchAt(min(int(blockIdx.x) * Rows + ringRow, numPatches - 1));
+  const double* const qRingPatch = q + layout.varOffset(ringPatch, 0);
+  const int ringCell = (ringRow + Shape::kRingRows) * kPitch + ringI + 1;
+  const int cell = (row + Shape::kRingRows) * kPitch + i + 1;
+
+  double lambda = 0.0;
+  for (int tile = 0; tile < Shape::kTiles; ++tile) {
+    const int j = tile * Rows + row; // 3D: this column's y
+    CellIndex<kDim> first{}, ringFirst{};
+    first[0] = i;
+    ringFirst[0] = ringI;
+    if constexpr (kDim == 3) {
+      first[1] = j;
+      ringFirst[1] = tile * Rows + ringRow;
+    }
+    first[kMarch] = -1;
+    ringFirst[kMarch] = -1;
+    const double* const column = qPatch + layout.cellOffset(first);
+    double* const columnNew = qNewPatch + layout.cellOffset(first);
+    const double* const ring = qRingPatch + layout.cellOffset(ringFirst);
+    const int marchFace = kDim == 3 ? i + N * j : i; // the column's cell on a marching face
+
+    // Starts the copies of plane p (if there is one) as one group; empty groups keep the count of
+    // groups per plane fixed. Only the column needs the halo plane above.
+    const auto copyPlane = [&](int p) {
+      if (p <= N)
+        copyStateAsync<PDE, kCells>(column + (p + 1) * planeStride, vs, planeBuffer(p), cell);
+      if (ringThread && p >= 0 && p < N)
+        copyStateAsync<PDE, kCells>(ring + (p + 1) * planeStride, vs, planeBuffer(p), ringCell);
+      gpuCopyAsyncCommit();
+    };
+    for (int p = -1; p < kAhead; ++p)
+      copyPlane(p);
+    gpuCopyAsyncWait<kAhead>();
+    State below = sharedState<PDE, kCells>(planeBuffer(-1), cell);
+    State fmBelow = pde.flux(below, kMarch), faceBelow{}, partialBelow{};
+    double lmBelow = pde.maxEigenvalue(below, kMarch);
+
+#pragma unroll 1
+    for (int k = 0; k < N; ++k) {
+      copyPlane(k + kAhead);
+      gpuCopyAsyncWait<kAhead>(); // plane k has arrived, as far as this thread copied it
+      const double* const sq = planeBuffer(k);
+      const State s = sharedState<PDE, kCells>(sq, cell);
+
+      // The marching face k - 1/2 needs no other thread: it completes plane k - 1 (or is the
+      // patch's lower face) before the barrier, so that little stays live across it.
+      const State fm = pde.flux(s, kMarch);
+      const double lm = pde.maxEigenvalue(s, kMarch);
+      const State face = rusanovFaceFlux(below, s, fmBelow, fm, lmBelow, lm);
+      if (k > 0)
+        lambda = maxNaNWins(lambda, completeCell(pde, partialBelow, face, faceBelow, rm,
+                                                 columnNew + k * planeStride, vs, writes));
+      else if (fluxRegister && writes)
+        storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 0, 0, marchFace), regVar, false,
+                           face, face);
+      faceBelow = face;
+      below = s;
+      fmBelow = fm;
+      lmBelow = lm;
+      const auto ownX = storeAxis<0, PDE, kCells>(pde, s, sfx, slx, cell);
+      AxisFlux<PDE> ownY{};
+      if constexpr (kDim == 3)
+        ownY = storeAxis<1, PDE, kCells>(pde, s, sfy, sly, cell);
+      if (ringThread) {
+        const auto ringState = sharedState<PDE, kCells>(sq, ringCell);
+        if (ringAxis == 0)
+          storeAxis<0, PDE, kCells>(pde, ringState, sfx, slx, ringCell);
+        else if constexpr (kDim == 3)
+          storeAxis<1, PDE, kCells>(pde, ringState, sfy, sly, ringCell);
+      }
+      __syncthreads();
+
+      const State xBelow = lowerFace<PDE, kCells>(sq, sfx, slx, sgx, cell, 1, s, ownX);
+      State yBelow{};
+      if constexpr (kDim == 3)
+        yBelow = lowerFace<PDE, kCells>(sq, sfy, sly, sgy, cell, kPitch, s, ownY);
+      if (upperRing) { // the ring cell's flux along its axis is back in shared memory
+        const auto ringState = sharedState<PDE, kCells>(sq, ringCell);
+        if (ringAxis == 0)
+          lowerFace<PDE, kCells>(sq, sfx, slx, sgx, ringCell, 1, ringState,
+                                 {sharedState<PDE, kCells>(sfx, ringCell), slx[ringCell]});
+        else if constexpr (kDim == 3)
+          lowerFace<PDE, kCells>(sq, sfy, sly, sgy, ringCell, kPitch, ringState,
+                                 {sharedState<PDE, kCells>(sfy, ringCell), sly[ringCell]});
+      }
+      __syncthreads();
+
+      const State xAbove = sharedState<PDE, kCells>(sgx, cell + 1);
+      for (int v = 0; v < kVars; ++v)
+        partialBelow[v] = s[v] - rx * (xAbove[v] - xBelow[v]);
+      if (fluxRegister && writes && (i == 0 || i == N - 1)) {
+        const int t = kDim == 3 ? j + N * k : k;
+        storeRegister<PDE>(fluxRegister, reg.index(patch, 0, i == N - 1, 0, t), regVar, i == N - 1,
+                           xBelow, xAbove);
+      }
+      if constexpr (kDim == 3) {
+        const State yAbove = sharedState<PDE, kCells>(sgy, cell + kPitch);
+        for (int v = 0; v < kVars; ++v)
+          partialBelow[v] = partialBelow[v] - ry * (yAbove[v] - yBelow[v]);
+        if (fluxRegister && writes && (j == 0 || j == N - 1))
+          storeRegister<PDE>(fluxRegister, reg.index(patch, 1, j == N - 1, 0, i + N * k), regVar,
+                             j == N - 1, yBelow, yAbove);
+      }
+    }
+
+    // The halo plane above closes the last plane and is the patch's upper face.
+    gpuCopyAsyncWait<0>();
+    const State above = sharedState<PDE, kCells>(planeBuffer(N), cell);
+    const State face = rusanovFaceFlux(below, above, fmBelow, pde.flux(above, kMarch), lmBelow,
+                                       pde.maxEigenvalue(above, kMarch));
+    lambda = maxNaNWins(lambda, completeCell(pde, partialBelow, face, faceBelow, rm,
+                                             columnNew + N * planeStride, vs, writes));
+    if (fluxRegister && writes)
+      storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 1, 0, marchFace), regVar, true,
+                         face, face);
+  }
+
+  // One eigenvalue per patch: over the block in 3D, over each row's N threads in 2D.
+  const double patchMax = groupMax(lambda, kDim == 3 ? Shape::kThreads : N, shared);
+  if (tid % (kDim == 3 ? Shape::kThreads : N) == 0 && writes)
+    patchLambda[patch] = patchMax;
+}
+
+template <class PDE, int N, int Rows>
+void launchMarch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
+                 const PatchGeometry<PDE::kDim>* geometry, int numPatches, const int* patches,
+                 const double* q, double* qNew, double dt, double* patchLambda,
+                 double* fluxRegister) {
+  using Shape = MarchShape<PDE::kDim, N, Rows>;
+  const auto kernel = &fusedRusanovMarch<PDE, N, Rows>;
+  const std::size_t bytes = sizeof(double) * Shape::sharedDoubles(PDE::kNumVars);
+  // Beyond 48 KiB of shared memory a kernel must opt in.
+  TESSERA_GPU_CHECK(gpuFuncSetAttribute(reinterpret_cast<const void*>(kernel),
+                                        gpuFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+  const int blocks = (numPatches + Shape::kPatchesPerBlock - 1) / Shape::kPatchesPerBlock;
+  kernel<<<blocks, Shape::kThreads, bytes>>>(pde, layout, geometry, numPatches, patches, q, qNew,
+                                             dt, patchLambda, fluxRegister);
+  TESSERA_GPU_CHECK_LAUNCH();
+}
+
+// One block per listed patch; each thread strides over the interior cells.
+template <class PDE>
+__global__ void patchMaxEigenvalues(PDE pde, PatchLayout<PDE::kDim> layout,
+                                    const int* __restrict__ patches, const double* __restrict__ q,
+                                    double* __restrict__ patchLambda) {
+  extern __shared__ double shared[];
+  const int patch = patches ? patches[blockIdx.x] : int(blockIdx.x);
+  const double* const qPatch = q + layout.varOffset(patch, 0);
+  double lambda = 0.0;
+  for (int c = int(threadIdx.x); c < layout.interiorCells(); c += int(blockDim.x)) {
+    const auto s =
+        loadState<PDE>(qPatch + layout.cellOffset(layout.interiorCell(c)), layout.varStride());
+    lambda = maxNaNWins(lambda, detail::maxEigenvalueAllAxes(pde, s));
+  }
+  const double patchMax = groupMax(lambda, int(blockDim.x), shared);
+  if (threadIdx.x == 0)
+    patchLambda[patch] = patchMax;
+}
+
+} // namespace
+
+template <class PDE>
+void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
+                         const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
+                         double* qNew, double dt, double* patchLambda, double* fluxRegister,
+                         const int* patches) {
+  if (layout.halo < 1 || layout.numVars != PDE::kNumVars)
+    throw std::invalid_argument("rusanovUpdateDevice: the layout needs a halo and the PDE's "
+                                "variables");
+  if (numPatches <= 0)
+    return;
+  // Threads per block (measured best on an H200, benchmarks/RESULTS.md): 128 in 2D (128 / N
+  // patches side by side), 256 for 3D patches of 16^3 and 32^3 (a 32^2 plane in four tiles), 64
+  // for 8^3.
+  constexpr bool k3D = PDE::kDim == 3;
+  const auto launch = [&]<int N, int Rows>() {
+    launchMarch<PDE, N, Rows>(pde, layout, geometry, numPatches, patches, q, qNew, dt, patchLambda,
+                              fluxRegister);
+  };
+  switch (layout.cellsPerAxis) {
+  case 8:
+    launch.template operator()<8, k3D ? 8 : 16>();
+    break;
+  case 16:
+    launch.template operator()<16, k3D ? 16 : 8>();
+    break;
+  case 32:
+    launch.template operator()<32, k3D ? 8 : 4>();
+    break;
+  default:
+    throw std::invalid_argument("rusanovUpdateDevice: patches of 8, 16 or 32 cells per axis");
+  }
+}
+
+template <class PDE>
+void maxEigenvaluesDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout, const int* patches,
+                          int count, const double* q, double* patchLambda) {
+  if (count <= 0)
+    return;
+  constexpr int kThreads = 256;
+  patchMaxEigenvalues<PDE>
+      <<<count, kThreads, kThreads * sizeof(double)>>>(pde, layout, patches, q, patchLambda);
+  TESSERA_GPU_CHECK_LAUNCH();
+}
+
+#define TESSERA_INSTANTIATE_FUSED_UPDATE(PDE)                                                      \
+  template void rusanovUpdateDevice(const PDE&, const PatchLayout<PDE::kDim>&,                     \
+                                    const PatchGeometry<PDE::kDim>*, int, const double*, double*,  \
+                                    double, double*, double*, const int*);                         \
+  template void maxEigenvaluesDevice(const PDE&, const PatchLayout<PDE::kDim>&, const int*, int,   \
+                                     const double*, double*);
+TESSERA_INSTANTIATE_FUSED_UPDATE(Euler<2>)
+TESSERA_INSTANTIATE_FUSED_UPDATE(Euler<3>)
+TESSERA_INSTANTIATE_FUSED_UPDATE(Advection<2>)
+TESSERA_INSTANTIATE_FUSED_UPDATE(Advection<3>)
+#undef TESSERA_INSTANTIATE_FUSED_UPDATE
+
+} // namespace tessera

@@ -1,0 +1,32 @@
+#pragma once
+// The global time step dt = CFL * min over patches of (smallest dx / largest eigenvalue).
+// For the unsplit first-order update in d dimensions this is stable for CFL <= 1/d.
+#include <cmath>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include "patches/patch_geometry.hpp"
+#include "solvers/unphysical_state.hpp"
+
+namespace tessera {
+
+template <int Dim>
+double stableTimeStep(double cfl, std::span<const double> patchLambda,
+                      std::span<const PatchGeometry<Dim>> geometry) {
+  double dtMin = INFINITY;
+  for (std::size_t p = 0; p < patchLambda.size(); ++p) {
+    const double lambda = patchLambda[p];
+    if (!std::isfinite(lambda) || lambda < 0.0)
+      throw UnphysicalStateError("patch " + std::to_string(p) + ": largest eigenvalue is " +
+                                 std::to_string(lambda) +
+                                 " (negative density or pressure, or a non-finite value)");
+    if (lambda > 0.0)
+      dtMin = std::fmin(dtMin, geometry[p].minSpacing() / lambda);
+  }
+  if (!std::isfinite(dtMin))
+    throw UnphysicalStateError("every eigenvalue is zero: nothing moves, dt is unbounded");
+  return cfl * dtMin;
+}
+
+} // namespace tessera

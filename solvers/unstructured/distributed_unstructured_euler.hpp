@@ -1,0 +1,121 @@
+#pragma once
+// DistributedUnstructuredEuler: UnstructuredEuler on MPI ranks. Every rank partitions the global
+// mesh the same way (METIS, engine/unstructured/partition.hpp) and steps its local mesh, its owned
+// cells followed by halo cells copied from their owners. One step:
+//   dt = the minimum over ranks of each rank's stable step (a halo cell's bound only counts the
+//        faces its rank holds, so it is never below the owner's: the minimum is the one-rank dt);
+//   advance every local cell (the halo cells' new values are meaningless);
+//   exchange: each halo cell gets its owner's new state.
+// An owned cell sees all its faces and its neighbours' current states, so its update is the
+// one-rank update up to the order in which its face fluxes add.
+//
+// The state lives in the solver's memory space. On the device the exchange packs the halo values
+// there and stages the messages through host memory for MPI, which need not be GPU-aware
+// (engine/mpi/halo_exchange.hpp).
+#include <cstddef>
+#include <mpi.h>
+#include <utility>
+#include <vector>
+
+#include "engine/mpi/halo_exchange.hpp"
+#include "engine/unstructured/partition.hpp"
+#include "solvers/unstructured/unstructured_euler.hpp"
+
+namespace tessera {
+
+class DistributedUnstructuredEuler {
+public:
+  using State = UnstructuredEuler::State;
+  static constexpr int kNumVars = UnstructuredEuler::kNumVars;
+
+  // Collective over comm. boundary maps the global mesh's tags; the local meshes' partition faces
+  // (which only close halo cells) get an outflow condition of their own.
+  DistributedUnstructuredEuler(MPI_Comm comm, Euler<3> pde, const unstructured::Mesh& global,
+                               UnstructuredBoundary boundary, double cfl,
+                               MemorySpace space = MemorySpace::Host)
+      : DistributedUnstructuredEuler(comm, pde, partitioned(comm, global), global.numCells(),
+                                     std::move(boundary), cfl, space) {}
+
+  // The same on a local mesh made already (unstructured::localMesh, perhaps renumbered).
+  DistributedUnstructuredEuler(MPI_Comm comm, Euler<3> pde, unstructured::LocalMesh local,
+                               int numGlobalCells, UnstructuredBoundary boundary, double cfl,
+                               MemorySpace space = MemorySpace::Host)
+      : comm_(comm), numGlobalCells_(numGlobalCells), local_(std::move(local)),
+        solver_(pde, local_.mesh, withPartitionFaces(std::move(boundary), local_.partitionTag), cfl,
+                space),
+        halo_(comm, local_.halo, kNumVars, solver_.space()) {}
+
+  // Sets every local cell (owned and halo) to conservedAt(its centroid): the halo cells start
+  // equal to their owners without an exchange.
+  template <class ConservedAt>
+  void initialise(ConservedAt&& conservedAt) {
+    solver_.initialise(std::forward<ConservedAt>(conservedAt));
+  }
+
+  // Collective: the global stable step.
+  double stableDt() {
+    double local = solver_.stableDt(), global = 0.0;
+    MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MIN, comm_);
+    return global;
+  }
+
+  // Collective: one step of dt, then the halo exchange.
+  void advance(double dt) {
+    solver_.advance(dt);
+    halo_.exchange(solver_.stateData());
+  }
+
+  // Collective: advances to exactly `time` (an output or end time), then the halo exchange.
+  void advanceTo(double time) {
+    solver_.advanceTo(time);
+    halo_.exchange(solver_.stateData());
+  }
+
+  // Collective: each halo cell gets its owner's current state.
+  void exchangeHalos() { halo_.exchange(solver_.stateData()); }
+
+  // Collective: the owned cells' volume-weighted totals (compensated on each rank) summed over
+  // the ranks.
+  State conservedTotals() const {
+    const State local = solver_.conservedTotals(local_.numOwned);
+    State global = State::filled(0.0);
+    MPI_Allreduce(local.v, global.v, kNumVars, MPI_DOUBLE, MPI_SUM, comm_);
+    return global;
+  }
+
+  // The owned cells' states ([owned cell][5] conserved), in host memory.
+  std::vector<double> ownedState() const {
+    const std::vector<double>& q = solver_.hostState();
+    return {q.begin(), q.begin() + std::ptrdiff_t(kNumVars) * local_.numOwned};
+  }
+
+  const unstructured::LocalMesh& localMesh() const { return local_; }
+  // The rank's local solver (owned and halo cells): for tuning its scatters and for output.
+  UnstructuredEuler& solver() { return solver_; }
+  const UnstructuredEuler& solver() const { return solver_; }
+  int numGlobalCells() const { return numGlobalCells_; }
+  double time() const { return solver_.time(); }
+  long long step() const { return solver_.step(); }
+
+  // This rank's share of the global mesh, partitioned by METIS over comm's ranks.
+  static unstructured::LocalMesh partitioned(MPI_Comm comm, const unstructured::Mesh& global) {
+    int rank = 0, ranks = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &ranks);
+    return unstructured::localMesh(global, unstructured::partitionCells(global, ranks), rank);
+  }
+
+private:
+  static UnstructuredBoundary withPartitionFaces(UnstructuredBoundary boundary, int partitionTag) {
+    boundary.kindOfTag[partitionTag] = FaceKind::Outflow;
+    return boundary;
+  }
+
+  MPI_Comm comm_;
+  int numGlobalCells_;
+  unstructured::LocalMesh local_;
+  UnstructuredEuler solver_;
+  mpi::HaloExchange halo_;
+};
+
+} // namespace tessera

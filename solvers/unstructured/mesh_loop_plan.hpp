@@ -1,0 +1,197 @@
+#pragma once
+// The kernels and loop modes of seed 003 (solvers/unstructured/mesh_loops.hpp) and the mesh data
+// they read, in the memory space they run in.
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "engine/atomics/face_scatter_plan.hpp"
+#include "engine/device_array.hpp"
+#include "engine/unstructured/mesh.hpp"
+
+namespace tessera::unstructured {
+
+inline constexpr int kCellVars = 5;
+inline constexpr int kGradientValues = 3 * kCellVars;
+inline constexpr int kMinMaxValues = 2 * kCellVars;
+
+enum class LoopKernel : std::uint8_t { Interpolation, Gradient, FluxSum, MinMax };
+enum class LoopMode : std::uint8_t { Face, Cell, Node };
+
+inline constexpr std::array kAllLoopKernels = {LoopKernel::Interpolation, LoopKernel::Gradient,
+                                               LoopKernel::FluxSum, LoopKernel::MinMax};
+inline constexpr std::array kAllLoopModes = {LoopMode::Face, LoopMode::Cell, LoopMode::Node};
+
+constexpr std::string_view loopKernelName(LoopKernel k) {
+  switch (k) {
+  case LoopKernel::Interpolation:
+    return "interpolation";
+  case LoopKernel::Gradient:
+    return "gradient";
+  case LoopKernel::FluxSum:
+    return "flux_sum";
+  default:
+    return "min_max";
+  }
+}
+
+constexpr std::string_view loopModeName(LoopMode m) {
+  switch (m) {
+  case LoopMode::Face:
+    return "face";
+  case LoopMode::Cell:
+    return "cell";
+  default:
+    return "node";
+  }
+}
+
+// Seed 003 gives the flux summation and the min/max no node loop: they read no node data.
+constexpr bool hasLoopMode(LoopKernel k, LoopMode m) {
+  return m != LoopMode::Node || k == LoopKernel::Interpolation || k == LoopKernel::Gradient;
+}
+
+// What the loop bodies read, as raw pointers into the plan's memory space. CSR rows as in Mesh:
+// row r of X is X[XOffsets[r] .. XOffsets[r + 1]).
+struct MeshLoopView {
+  int numCells = 0, numFaces = 0, numNodes = 0;
+  const int* owner = nullptr;
+  const int* neighbour = nullptr;   // -1 on boundary faces
+  const double* faceArea = nullptr; // [face][3], owner -> neighbour
+  const double* cellVolume = nullptr;
+  const int* cellFaceOffsets = nullptr;
+  const int* cellFaces = nullptr;
+  const int* cellNodeOffsets = nullptr;
+  const int* cellNodes = nullptr;
+  const int* nodeCellOffsets = nullptr;
+  const int* nodeCells = nullptr;
+  const int* faceNodeOffsets = nullptr;
+  const int* faceNodes = nullptr;
+  const int* nodeFaceOffsets = nullptr; // the transpose of faceNodes
+  const int* nodeFaces = nullptr;
+  // Interpolation weights w(c, n) = (1 / V_c) / sum over the cells around n of 1 / V, in the
+  // layout each mode reads: per cellNodes entry, per nodeCells entry, and per faceNodes entry two
+  // (the owner's, the neighbour's; 0 on boundary faces) divided by m(c, n), the number of faces
+  // of c that hold n, so that the m faces through which a face loop meets (c, n) add w(c, n) once.
+  const double* cellNodeWeight = nullptr;
+  const double* nodeCellWeight = nullptr;
+  const double* faceNodeWeight = nullptr;
+};
+
+// Host-side construction of the plan's arrays.
+namespace detail {
+
+// The weights of MeshLoopView, per cellNodes, nodeCells and (two per) faceNodes entry.
+struct InterpolationWeights {
+  std::vector<double> cellNode, nodeCell, faceNode;
+};
+
+inline InterpolationWeights interpolationWeights(const Mesh& mesh) {
+  std::vector<double> weightSum(std::size_t(mesh.numNodes()), 0.0);
+  for (int c = 0; c < mesh.numCells(); ++c)
+    for (int n : mesh.cellNodes.row(c))
+      weightSum[std::size_t(n)] += 1.0 / mesh.cellVolume[std::size_t(c)];
+  const auto weight = [&](int c, int n) {
+    return 1.0 / mesh.cellVolume[std::size_t(c)] / weightSum[std::size_t(n)];
+  };
+  InterpolationWeights w;
+  w.cellNode.resize(mesh.cellNodes.indices.size());
+  w.faceNode.assign(2 * mesh.faceNodes.indices.size(), 0.0);
+  for (int c = 0; c < mesh.numCells(); ++c) {
+    const std::span<const int> nodes = mesh.cellNodes.row(c);
+    const auto local = [&](int n) {
+      return std::size_t(std::find(nodes.begin(), nodes.end(), n) - nodes.begin());
+    };
+    std::array<int, 8> facesAtNode{}; // m(c, n) for the cell's nodes (at most 8, hexahedra)
+    for (int f : mesh.cellFaces.row(c))
+      for (int n : mesh.faceNodes.row(f))
+        ++facesAtNode[local(n)];
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+      w.cellNode[std::size_t(mesh.cellNodes.offsets[std::size_t(c)]) + i] = weight(c, nodes[i]);
+    for (int f : mesh.cellFaces.row(c)) {
+      const std::size_t side = mesh.owner[std::size_t(f)] == c ? 0 : 1;
+      for (int s = mesh.faceNodes.offsets[std::size_t(f)];
+           s < mesh.faceNodes.offsets[std::size_t(f) + 1]; ++s) {
+        const int n = mesh.faceNodes.indices[std::size_t(s)];
+        w.faceNode[2 * std::size_t(s) + side] = weight(c, n) / facesAtNode[local(n)];
+      }
+    }
+  }
+  w.nodeCell.resize(mesh.nodeCells.indices.size());
+  for (int n = 0; n < mesh.numNodes(); ++n)
+    for (int s = mesh.nodeCells.offsets[std::size_t(n)];
+         s < mesh.nodeCells.offsets[std::size_t(n) + 1]; ++s)
+      w.nodeCell[std::size_t(s)] = weight(mesh.nodeCells.indices[std::size_t(s)], n);
+  return w;
+}
+
+} // namespace detail
+
+// The mesh data of the loop modes in one memory space, and the face scatter plan of the atomics
+// library for the face loops that add. Built once per mesh (host work linear in the mesh size).
+class MeshLoopPlan {
+public:
+  MeshLoopPlan(const Mesh& mesh, MemorySpace space);
+
+  MeshLoopView view() const;
+  const atomics::FaceScatterPlan& scatter() const { return scatter_; }
+  MemorySpace space() const { return scatter_.space(); }
+
+private:
+  // Owner, neighbour and each cell's faces come from the scatter plan, not a second copy.
+  atomics::FaceScatterPlan scatter_;
+  int numNodes_ = 0;
+  DeviceArray<int> cellNodeOffsets_, cellNodes_, nodeCellOffsets_, nodeCells_, faceNodeOffsets_,
+      faceNodes_, nodeFaceOffsets_, nodeFaces_;
+  DeviceArray<double> faceArea_, cellVolume_, cellNodeWeight_, nodeCellWeight_, faceNodeWeight_;
+};
+
+inline MeshLoopPlan::MeshLoopPlan(const Mesh& mesh, MemorySpace space)
+    : scatter_(mesh, space), numNodes_(mesh.numNodes()),
+      cellNodeOffsets_(toSpace(mesh.cellNodes.offsets, space)),
+      cellNodes_(toSpace(mesh.cellNodes.indices, space)),
+      nodeCellOffsets_(toSpace(mesh.nodeCells.offsets, space)),
+      nodeCells_(toSpace(mesh.nodeCells.indices, space)),
+      faceNodeOffsets_(toSpace(mesh.faceNodes.offsets, space)),
+      faceNodes_(toSpace(mesh.faceNodes.indices, space)),
+      faceArea_(toSpace(flattened(mesh.faceArea), space)),
+      cellVolume_(toSpace(mesh.cellVolume, space)) {
+  const Csr nodeFaces = transposed(mesh.faceNodes, numNodes_);
+  nodeFaceOffsets_ = toSpace(nodeFaces.offsets, space);
+  nodeFaces_ = toSpace(nodeFaces.indices, space);
+  const detail::InterpolationWeights w = detail::interpolationWeights(mesh);
+  cellNodeWeight_ = toSpace(w.cellNode, space);
+  nodeCellWeight_ = toSpace(w.nodeCell, space);
+  faceNodeWeight_ = toSpace(w.faceNode, space);
+}
+
+inline MeshLoopView MeshLoopPlan::view() const {
+  const atomics::FaceTopology t = scatter_.topology();
+  MeshLoopView v;
+  v.numCells = t.numCells;
+  v.numFaces = t.numFaces;
+  v.numNodes = numNodes_;
+  v.owner = t.owner;
+  v.neighbour = t.neighbour;
+  v.faceArea = faceArea_.data();
+  v.cellVolume = cellVolume_.data();
+  v.cellFaceOffsets = t.cellFaceOffsets;
+  v.cellFaces = t.cellFaces;
+  v.cellNodeOffsets = cellNodeOffsets_.data();
+  v.cellNodes = cellNodes_.data();
+  v.nodeCellOffsets = nodeCellOffsets_.data();
+  v.nodeCells = nodeCells_.data();
+  v.faceNodeOffsets = faceNodeOffsets_.data();
+  v.faceNodes = faceNodes_.data();
+  v.nodeFaceOffsets = nodeFaceOffsets_.data();
+  v.nodeFaces = nodeFaces_.data();
+  v.cellNodeWeight = cellNodeWeight_.data();
+  v.nodeCellWeight = nodeCellWeight_.data();
+  v.faceNodeWeight = faceNodeWeight_.data();
+  return v;
+}
+
+} // namespace tessera::unstructured

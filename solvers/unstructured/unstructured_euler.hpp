@@ -1,0 +1,311 @@
+#pragma once
+// UnstructuredEuler: explicit first-order Rusanov finite volumes for the 3D Euler equations on
+// the mixed-element mesh of engine/unstructured, on the host (OpenMP) or resident on the device.
+// The state is conserved, cell-major ([cell][5]). One step:
+//   residual R_c = -(sum of the Rusanov fluxes F.S leaving cell c), a face scatter of 5 values
+//                  per face (the atomics library: whichever strategy is set, same sums);
+//   dt = cfl * min_c V_c / sum_{faces f of c} |S_f| lambda_f, lambda_f the larger of the two sides'
+//                  |u.n| + c (another face scatter, 1 value, then a min-reduction);
+//   q_c += dt / V_c R_c (forward Euler).
+// Boundary faces take part in the same scatters with the outer state of their tag's condition
+// (solvers/unstructured/unstructured_boundary.hpp). On the device the mesh is uploaded once and
+// only dt comes back per step.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <span>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "engine/atomics/face_scatter_plan.hpp"
+#include "engine/atomics/scatter_host.hpp"
+#include "engine/atomics/strategy.hpp"
+#include "engine/atomics/tuner.hpp"
+#include "engine/device_array.hpp"
+#include "engine/reduce.hpp"
+#include "engine/require_device.hpp"
+#include "engine/unstructured/mesh.hpp"
+#include "solvers/unphysical_state.hpp"
+#include "solvers/unstructured/unstructured_boundary.hpp"
+#include "solvers/unstructured/unstructured_euler_device.hpp"
+#include "solvers/unstructured/unstructured_face_flux.hpp"
+
+namespace tessera {
+
+// The solver's two face scatters: the Rusanov residual (5 values per face) and the wave-speed
+// sums of the time-step bound (1 value per face).
+enum class EulerScatter { Residual, WaveSpeed };
+
+constexpr std::string_view eulerScatterName(EulerScatter s) {
+  return s == EulerScatter::Residual ? "residual" : "wave_speed";
+}
+
+class UnstructuredEuler {
+public:
+  using State = Euler<3>::State;
+  static constexpr int kNumVars = Euler<3>::kNumVars;
+
+  // Throws std::invalid_argument naming the tag of a boundary face without a condition, and (for
+  // MemorySpace::Device) std::runtime_error where no device can be used (requireDevice()).
+  UnstructuredEuler(Euler<3> pde, unstructured::Mesh mesh, UnstructuredBoundary boundary,
+                    double cfl, MemorySpace space = MemorySpace::Host)
+      : pde_(pde), mesh_(std::move(mesh)), boundary_(std::move(boundary)), cfl_(cfl),
+        space_(checkedSpace(space)), kind_(toSpace(faceKinds(mesh_, boundary_.kindOfTag), space_)),
+        plan_(mesh_, space_), area_(toSpace(unstructured::flattened(mesh_.faceArea), space_)),
+        volume_(toSpace(mesh_.cellVolume, space_)), q_(std::size_t(kNumVars) * numCells(), space_),
+        residual_(q_.size(), space_), speedSum_(std::size_t(numCells()), space_),
+        cellStep_(std::size_t(numCells()), space_) {}
+
+  // Sets every cell to conservedAt(its centroid).
+  template <class ConservedAt>
+  void initialise(ConservedAt&& conservedAt) {
+    std::vector<double> q(q_.size());
+    for (int c = 0; c < numCells(); ++c) {
+      const auto& x = mesh_.cellCentroid[std::size_t(c)];
+      const State s = conservedAt(Vec<double, 3>{{x[0], x[1], x[2]}});
+      for (int v = 0; v < kNumVars; ++v)
+        q[std::size_t(kNumVars * c + v)] = s[v];
+    }
+    q_.copyFromHost(q);
+  }
+
+  // Each face scatter has its own strategy: their K differ (5 and 1), and so does the fastest.
+  // Any strategy gives the same sums up to the order of the additions.
+  void setStrategy(EulerScatter which, atomics::Strategy s) {
+    (which == EulerScatter::Residual ? residualStrategy_ : waveSpeedStrategy_) = s;
+  }
+  void setStrategy(atomics::Strategy s) { residualStrategy_ = waveSpeedStrategy_ = s; }
+  atomics::Strategy strategy(EulerScatter which) const {
+    return which == EulerScatter::Residual ? residualStrategy_ : waveSpeedStrategy_;
+  }
+
+  // Times one scatter on the current state with each candidate (into its own work array, which
+  // every step overwrites) and keeps the fastest for it.
+  atomics::TunerChoice tuneStrategy(EulerScatter which,
+                                    std::span<const atomics::Strategy> candidates,
+                                    int repetitions = 7) {
+    atomics::TunerChoice choice = atomics::tuneStrategy(
+        candidates,
+        [&](atomics::Strategy s) {
+          if (which == EulerScatter::Residual)
+            computeResidual(s);
+          else
+            computeWaveSpeedSums(s);
+        },
+        repetitions);
+    setStrategy(which, choice.strategy);
+    return choice;
+  }
+
+  // The largest stable step of the current state. Throws UnphysicalStateError naming the first
+  // cell without positive density and pressure (or with a non-finite state).
+  double stableDt() {
+    if (space_ == MemorySpace::Host) {
+      computeWaveSpeedSums(waveSpeedStrategy_);
+      const double* q = q_.data();
+      const double* volume = volume_.data();
+      const double* speedSum = speedSum_.data();
+      double* cellStep = cellStep_.data();
+      const int cells = numCells();
+#pragma omp parallel for schedule(static)
+      for (int c = 0; c < cells; ++c)
+        cellStep[c] = cellStableStep(pde_, q + kNumVars * c, volume[c], speedSum[c]);
+    } else if constexpr (kDeviceBuilt) {
+      computeWaveSpeedSums(waveSpeedStrategy_);
+      eulerCellStepsDevice(numCells(), pde_, q_.data(), volume_.data(), speedSum_.data(),
+                           cellStep_.data());
+    }
+    const double smallest = reduce(cellStep_, ReduceKind::Min);
+    if (!(smallest > 0.0))
+      throwUnphysical();
+    return cfl_ * smallest;
+  }
+
+  void advance(double dt) {
+    computeResidual(residualStrategy_);
+    if (space_ == MemorySpace::Host) {
+      double* q = q_.data();
+      const double* volume = volume_.data();
+      const double* residual = residual_.data();
+      const int cells = numCells();
+#pragma omp parallel for schedule(static)
+      for (int c = 0; c < cells; ++c) {
+        const double factor = dt / volume[c];
+        for (int v = 0; v < kNumVars; ++v)
+          q[kNumVars * c + v] += factor * residual[kNumVars * c + v];
+      }
+    } else if constexpr (kDeviceBuilt) {
+      forwardEulerDevice(numCells(), volume_.data(), residual_.data(), dt, q_.data());
+    }
+    time_ += dt;
+    ++step_;
+  }
+
+  // Advances to exactly `time` (an output or end time): time_ + (time - time_) may round off it.
+  void advanceTo(double time) {
+    advance(time - time_);
+    time_ = time;
+  }
+
+  // The residual of the current state, V dq/dt per cell ([cell][5]), in host memory.
+  std::vector<double> residual() {
+    computeResidual(residualStrategy_);
+    std::vector<double> r(residual_.size());
+    residual_.copyToHost(r);
+    return r;
+  }
+
+  // Sum over cells of each conserved variable times the cell volume, compensated (Neumaier), so
+  // that a conservation check sees the state's change rather than the round-off of a plain sum
+  // (up to N epsilon relative over N cells).
+  State conservedTotals() const {
+    return conservedTotals(numCells());
+  }
+  // The same over cells [0, cells): a distributed solver's owned cells.
+  State conservedTotals(int cells) const {
+    const std::vector<double>& q = hostState();
+    State total = State::filled(0.0), lost = State::filled(0.0);
+    for (int c = 0; c < cells; ++c)
+      for (int v = 0; v < kNumVars; ++v) {
+        const double term = mesh_.cellVolume[std::size_t(c)] * q[std::size_t(kNumVars * c + v)];
+        const double sum = total[v] + term;
+        lost[v] += std::fabs(total[v]) >= std::fabs(term) ? (total[v] - sum) + term
+                                                          : (term - sum) + total[v];
+        total[v] = sum;
+      }
+    for (int v = 0; v < kNumVars; ++v)
+      total[v] += lost[v];
+    return total;
+  }
+
+  // The current state in host memory ([cell][5] conserved): a device solver copies it over on
+  // each call.
+  const std::vector<double>& hostState() const {
+    hostMirror_.resize(q_.size());
+    q_.copyToHost(hostMirror_);
+    return hostMirror_;
+  }
+
+  // What an implicit solver (solvers/unstructured/unstructured_implicit.hpp) builds on, in the
+  // solver's memory space: the residual of the current state and each cell's own stable step V_c /
+  // sum |S| lambda (both computed by the call, which throws as stableDt does on an unphysical
+  // state), the state it updates, the cell volumes, the faces and their scatter plan.
+  const double* currentResidual() {
+    computeResidual(residualStrategy_);
+    return residual_.data();
+  }
+  const double* localStableSteps() {
+    stableDt();
+    return cellStep_.data();
+  }
+  double* stateData() {
+    return q_.data();
+  }
+  const double* volumes() const {
+    return volume_.data();
+  }
+  UnstructuredFaces faces() const {
+    const atomics::FaceTopology t = plan_.topology();
+    return {t.owner, t.neighbour, area_.data(), kind_.data()};
+  }
+  const atomics::FaceScatterPlan& scatterPlan() const {
+    return plan_;
+  }
+  const Euler<3>::State& farfield() const {
+    return boundary_.farfield;
+  }
+
+  const Euler<3>& pde() const {
+    return pde_;
+  }
+  const unstructured::Mesh& mesh() const {
+    return mesh_;
+  }
+  MemorySpace space() const {
+    return space_;
+  }
+  int numCells() const {
+    return mesh_.numCells();
+  }
+  double time() const {
+    return time_;
+  }
+  long long step() const {
+    return step_;
+  }
+
+private:
+  static constexpr bool kDeviceBuilt = compiledDeviceBackend() != Backend::Host;
+
+  static MemorySpace checkedSpace(MemorySpace space) {
+    if (space == MemorySpace::Device)
+      requireDevice();
+    return space;
+  }
+
+  static void fillHost(DeviceArray<double>& array, double value) {
+    double* data = array.data();
+    const std::ptrdiff_t n = std::ptrdiff_t(array.size());
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t i = 0; i < n; ++i)
+      data[i] = value;
+  }
+
+  // residual_ = the flux contributions of the current state, with strategy s.
+  void computeResidual(atomics::Strategy s) {
+    const EulerFaceFlux flux{pde_, faces(), q_.data(), boundary_.farfield};
+    if (space_ == MemorySpace::Host) {
+      fillHost(residual_, 0.0);
+      atomics::scatterFacesHost<kNumVars>(plan_, s, flux, residual_.data());
+    } else if constexpr (kDeviceBuilt) {
+      eulerResidualDevice(plan_, s, flux, residual_.data());
+    }
+  }
+
+  // speedSum_ = each cell's sum over its faces of |S| lambda, with strategy s.
+  void computeWaveSpeedSums(atomics::Strategy s) {
+    const EulerFaceSpeed speed{pde_, faces(), q_.data(), boundary_.farfield};
+    if (space_ == MemorySpace::Host) {
+      fillHost(speedSum_, 0.0);
+      atomics::scatterFacesHost<1>(plan_, s, speed, speedSum_.data());
+    } else if constexpr (kDeviceBuilt) {
+      eulerWaveSpeedSumsDevice(plan_, s, speed, speedSum_.data());
+    }
+  }
+
+  // The error path of stableDt: the cell the step bound marked first (its smallest value, -1).
+  [[noreturn]] void throwUnphysical() const {
+    std::vector<double> steps(cellStep_.size());
+    cellStep_.copyToHost(steps);
+    const std::size_t c = std::size_t(std::min_element(steps.begin(), steps.end()) - steps.begin());
+    const std::vector<double>& q = hostState();
+    State s;
+    for (int v = 0; v < kNumVars; ++v)
+      s[v] = q[kNumVars * c + std::size_t(v)];
+    const auto& x = mesh_.cellCentroid[c];
+    char message[256];
+    std::snprintf(message, sizeof message,
+                  "cell %zu at (%g, %g, %g): density %g, pressure %g (negative density or "
+                  "pressure, or a non-finite value)",
+                  c, x[0], x[1], x[2], s[Euler<3>::kDensity], pde_.pressure(s));
+    throw UnphysicalStateError(message);
+  }
+
+  Euler<3> pde_;
+  unstructured::Mesh mesh_;
+  UnstructuredBoundary boundary_;
+  double cfl_;
+  MemorySpace space_;
+  atomics::Strategy residualStrategy_ = atomics::Strategy::GlobalAtomic;
+  atomics::Strategy waveSpeedStrategy_ = atomics::Strategy::GlobalAtomic;
+  DeviceArray<FaceKind> kind_;
+  atomics::FaceScatterPlan plan_;
+  DeviceArray<double> area_, volume_;
+  DeviceArray<double> q_, residual_, speedSum_, cellStep_;
+  mutable std::vector<double> hostMirror_;
+  double time_ = 0.0;
+  long long step_ = 0;
+};
+
+} // namespace tessera

@@ -1,0 +1,276 @@
+#pragma once
+// UnstructuredImplicit: backward-Euler pseudo-time stepping of an UnstructuredEuler's state to its
+// steady state, with the multicolor point-implicit solver of engine/linalg (seed 002). Each step
+// solves
+//   (V_c / dtau_c I - dR/dq) dQ = R,  then q += dQ,
+// R = V dq/dt = -(the Rusanov fluxes leaving each cell), linearised with the Rusanov coefficient
+// held fixed (solvers/unstructured/euler_jacobian.hpp), and local pseudo-time steps dtau_c = CFL
+// V_c / sum over c's faces of |S| lambda (the explicit solver's per-cell bound times CFL, so V_c /
+// dtau_c = sum |S| lambda / CFL).
+//
+// CFL: switched evolution relaxation (Mulder and van Leer), CFL_k = min(CFL_max, CFL_0 |R_0| /
+// |R_k|): small steps while the transient is strong, Newton-like steps as the residual falls,
+// without a schedule to tune per case. |R| is the L2 norm of the density residual; the iteration
+// stops once it has dropped by residualDrop relative to the first, or after maxIterations steps.
+//
+// The matrix's block rows are the solver's cells, which must be numbered so that each color is
+// contiguous: build the solver on colorContiguousMesh(mesh).mesh and pass its pattern.
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <mpi.h>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/atomics/scatter_host.hpp"
+#include "engine/device_array.hpp"
+#include "engine/linalg/block_matrix.hpp"
+#include "engine/linalg/block_pattern.hpp"
+#include "engine/linalg/multicolor_sweeps.hpp"
+#include "engine/linalg/sweep_exchange.hpp"
+#include "engine/mpi/rank_count.hpp"
+#include "engine/reduce.hpp"
+#include "engine/unstructured/renumbering.hpp"
+#include "solvers/unstructured/unstructured_euler.hpp"
+#include "solvers/unstructured/unstructured_face_jacobian.hpp"
+#include "solvers/unstructured/unstructured_implicit_device.hpp"
+
+namespace tessera {
+
+struct ImplicitSettings {
+  double cfl = 10.0;     // CFL_0
+  double cflMax = 1.0e5; // the largest CFL number of the SER ramp
+  int sweeps = 15;       // multicolor sweeps per step (seed 002: 15 usually suffice)
+  double residualDrop = 1e-8;
+  int maxIterations = 200;
+  atomics::Strategy jacobianStrategy = atomics::Strategy::GlobalAtomic; // the K = 25 scatter
+};
+
+// How the matrix's rows are spread over MPI ranks
+// (solvers/unstructured/distributed_unstructured_implicit.hpp): this rank owns the first ownedRows
+// rows, the rest are halo rows whose updates the sweep exchange brings from their owners, color by
+// color; the residual norm sums over all ranks. The default is one rank that owns every row.
+template <class Update>
+struct ImplicitRows {
+  MPI_Comm comm = MPI_COMM_SELF;
+  int ownedRows = -1; // all
+  linalg::SweepExchange<Update>* sweepExchange = nullptr;
+};
+
+// The state of the iteration as measured before a step.
+struct PseudoTimeStep {
+  int iteration = 0;             // steps taken so far
+  double residual = 0.0;         // L2 norm of the density residual
+  double relativeResidual = 1.0; // residual / the first one measured
+  double cfl = 0.0;              // the CFL number of the step from this state
+};
+
+// A mesh with its cells renumbered so that each color is contiguous (unstructured::renumbered
+// with linalg::colorContiguousCells' newToOld: cell n is the old cell newToOld[n]) and the block
+// pattern of its face neighbours in that numbering.
+struct ColorContiguousMesh {
+  unstructured::Mesh mesh;
+  linalg::BlockPattern pattern;
+};
+
+inline ColorContiguousMesh colorContiguousMesh(const unstructured::Mesh& mesh) {
+  linalg::ColoredCells colored = linalg::colorContiguousCells(mesh);
+  return {unstructured::renumbered(mesh, colored.newToOld), std::move(colored.pattern)};
+}
+
+template <class Precision>
+class UnstructuredImplicit {
+public:
+  using Offdiagonal = typename Precision::Offdiagonal;
+  using Update = typename Precision::Update;
+
+  // Throws std::invalid_argument where the pattern does not have exactly one block per interior
+  // face side (a pattern of another numbering, or two cells sharing two faces).
+  UnstructuredImplicit(UnstructuredEuler& solver, const linalg::BlockPattern& pattern,
+                       ImplicitSettings settings, ImplicitRows<Update> rows = {})
+      : solver_(solver), settings_(settings), rows_(withOwnedRows(rows, solver.numCells())),
+        matrix_(pattern, solver.space()),
+        slots_(toSpace(faceSlots(solver.mesh(), pattern), solver.space())),
+        dq_(std::size_t(5) * std::size_t(solver.numCells()), solver.space()),
+        squares_(std::size_t(rows_.ownedRows), solver.space()) {}
+
+  // The residual of the current state (the right-hand side of the next step), its norm and the
+  // CFL number of the next step.
+  PseudoTimeStep measure() {
+    rhs_ = solver_.currentResidual();
+    const double norm = densityResidualNorm();
+    if (first_ < 0.0)
+      first_ = norm;
+    PseudoTimeStep s;
+    s.iteration = iteration_;
+    s.residual = norm;
+    s.relativeResidual = first_ > 0.0 ? norm / first_ : 0.0;
+    s.cfl =
+        norm > 0.0 ? std::min(settings_.cflMax, settings_.cfl * first_ / norm) : settings_.cflMax;
+    return s;
+  }
+
+  bool converged(const PseudoTimeStep& s) const {
+    return s.relativeResidual <= settings_.residualDrop;
+  }
+
+  // Measures, and takes one step unless converged; returns the measurement before the step.
+  PseudoTimeStep iterate() {
+    const PseudoTimeStep s = measure();
+    if (!converged(s))
+      step(s.cfl);
+    return s;
+  }
+
+  // Steps until converged or maxIterations steps, calling onStep(each measurement); returns the
+  // last one.
+  template <class OnStep>
+  PseudoTimeStep solve(OnStep&& onStep) {
+    for (;;) {
+      const PseudoTimeStep s = measure();
+      onStep(s);
+      if (converged(s) || s.iteration >= settings_.maxIterations)
+        return s;
+      step(s.cfl);
+    }
+  }
+
+  const ImplicitSettings& settings() const { return settings_; }
+  // The strategy of the K = 25 scatter of the diagonal blocks (a tuned one, say), from the next
+  // step on.
+  void setJacobianStrategy(atomics::Strategy strategy) { settings_.jacobianStrategy = strategy; }
+
+  // One backward-Euler step at the given CFL number from the state measure() saw (iterate() and
+  // solve() take their steps through it).
+  void step(double cfl) { backwardEulerStep(cfl); }
+
+private:
+  static constexpr bool kDeviceBuilt = compiledDeviceBackend() != Backend::Host;
+
+  // Each interior face's two off-diagonal blocks: (owner, neighbour), (neighbour, owner).
+  static std::vector<int> faceSlots(const unstructured::Mesh& mesh,
+                                    const linalg::BlockPattern& pattern) {
+    if (pattern.numRows() != mesh.numCells())
+      throw std::invalid_argument("implicit solver: the block pattern has a row count other than "
+                                  "the mesh's cell count");
+    std::vector<int> slots(2 * std::size_t(mesh.numFaces()), -1);
+    std::vector<char> taken(std::size_t(pattern.numBlocks()), 0);
+    int written = 0;
+    for (int f = 0; f < mesh.numFaces(); ++f) {
+      const int o = mesh.owner[std::size_t(f)], n = mesh.neighbour[std::size_t(f)];
+      if (n < 0)
+        continue;
+      for (const auto& [side, block] :
+           {std::pair{0, pattern.blockIndex(o, n)}, std::pair{1, pattern.blockIndex(n, o)}}) {
+        if (block < 0 || taken[std::size_t(block)]) {
+          std::string message = "implicit solver: face ";
+          message += std::to_string(f);
+          message += block < 0 ? " joins cells the block pattern does not couple"
+                               : " couples two cells another face already couples";
+          throw std::invalid_argument(message);
+        }
+        taken[std::size_t(block)] = 1;
+        slots[2 * std::size_t(f) + std::size_t(side)] = block;
+        ++written;
+      }
+    }
+    if (written != pattern.numBlocks())
+      throw std::invalid_argument(
+          "implicit solver: the block pattern couples cells without a face");
+    return slots;
+  }
+
+  static ImplicitRows<Update> withOwnedRows(ImplicitRows<Update> rows, int cells) {
+    if (rows.ownedRows < 0)
+      rows.ownedRows = cells;
+    if (rows.ownedRows > cells)
+      throw std::invalid_argument("implicit solver: " + std::to_string(rows.ownedRows) +
+                                  " owned rows of " + std::to_string(cells));
+    return rows;
+  }
+
+  // Over the owned rows of every rank.
+  double densityResidualNorm() {
+    const int cells = rows_.ownedRows;
+    if (solver_.space() == MemorySpace::Host) {
+      const double* r = rhs_;
+      double* squares = squares_.data();
+#pragma omp parallel for schedule(static)
+      for (int c = 0; c < cells; ++c)
+        squares[c] = r[5 * c] * r[5 * c];
+    } else if constexpr (kDeviceBuilt) {
+      densityResidualSquaresDevice(cells, rhs_, squares_.data());
+    }
+    double sum = reduce(squares_, ReduceKind::Sum);
+    if (mpi::rankCount(rows_.comm) > 1)
+      MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, rows_.comm);
+    return std::sqrt(sum);
+  }
+
+  void backwardEulerStep(double cfl) {
+    const double* cellStep = solver_.localStableSteps();
+    const EulerFaceJacobianDiagonal diagonalPart{solver_.pde(), solver_.faces(),
+                                                 solver_.stateData(), solver_.farfield()};
+    const EulerFaceJacobianOffdiagonal<Offdiagonal> offdiagonalPart{
+        solver_.pde(),      solver_.faces(), solver_.stateData(),
+        solver_.farfield(), slots_.data(),   matrix_.offdiagonal()};
+    const atomics::FaceScatterPlan& plan = solver_.scatterPlan();
+    const atomics::Strategy strategy = settings_.jacobianStrategy;
+    // One evaluation of each face's Jacobians fills both kinds of block, except under the gather,
+    // which evaluates each face twice: then the off-diagonal blocks take a pass of their own.
+    const bool onePass = atomics::evaluatesEachFaceOnce(strategy);
+    const EulerFaceJacobianBlocks<Offdiagonal> bothParts{offdiagonalPart};
+    const int cells = solver_.numCells(), faces = plan.numFaces();
+    if (solver_.space() == MemorySpace::Host) {
+      double* diagonal = matrix_.diagonal();
+      const double* volume = solver_.volumes();
+#pragma omp parallel for schedule(static)
+      for (int c = 0; c < cells; ++c)
+        pseudoTimeDiagonal(volume[c], cfl * cellStep[c], diagonal + 25 * c);
+      if (onePass) {
+        atomics::scatterFacesHost<25>(plan, strategy, bothParts, diagonal);
+      } else {
+        atomics::scatterFacesHost<25>(plan, strategy, diagonalPart, diagonal);
+#pragma omp parallel for schedule(static)
+        for (int f = 0; f < faces; ++f)
+          offdiagonalPart(f);
+      }
+    } else if constexpr (kDeviceBuilt) {
+      pseudoTimeDiagonalDevice(cells, solver_.volumes(), cellStep, cfl, matrix_.diagonal());
+      if (onePass) {
+        eulerJacobianBlocksDevice(plan, strategy, bothParts, matrix_.diagonal());
+      } else {
+        eulerJacobianDiagonalDevice(plan, strategy, diagonalPart, matrix_.diagonal());
+        eulerJacobianOffdiagonalDevice(faces, offdiagonalPart);
+      }
+    }
+    matrix_.factorizeDiagonal();
+    linalg::multicolorSweeps(matrix_, rhs_, dq_.data(), settings_.sweeps, rows_.sweepExchange);
+    if (solver_.space() == MemorySpace::Host) {
+      double* q = solver_.stateData();
+      const Update* dq = dq_.data();
+      const std::ptrdiff_t n = std::ptrdiff_t(dq_.size());
+#pragma omp parallel for schedule(static)
+      for (std::ptrdiff_t i = 0; i < n; ++i)
+        q[i] += double(dq[i]);
+    } else if constexpr (kDeviceBuilt) {
+      addUpdateDevice(int(dq_.size()), dq_.data(), solver_.stateData());
+    }
+    ++iteration_;
+  }
+
+  UnstructuredEuler& solver_;
+  ImplicitSettings settings_;
+  ImplicitRows<Update> rows_;
+  linalg::BlockMatrix<5, Precision> matrix_;
+  DeviceArray<int> slots_;
+  DeviceArray<Update> dq_;
+  DeviceArray<double> squares_;
+  const double* rhs_ = nullptr;
+  double first_ = -1.0;
+  int iteration_ = 0;
+};
+
+} // namespace tessera
