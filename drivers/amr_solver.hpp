@@ -73,14 +73,15 @@ public:
   using Criterion = std::variant<amr::IndicatorCriterion, amr::RefinementCriterion<kDim>>;
 
   // level0Patches: patches per axis on level 0 (one p4est tree each) over [lower, upper];
-  // `space`: where the state lives and the steps run.
+  // `space`: where the state lives and the steps run; `scheme`: the numerics (the layout's halo at
+  // least the scheme's).
   AmrSolver(MPI_Comm comm, PDE pde, PatchLayout<kDim> layout, Vec<int, kDim> level0Patches,
             Vec<double, kDim> lower, Vec<double, kDim> upper, DomainBoundary<kDim> boundary,
             AmrSettings settings, Criterion criterion, double cfl,
-            MemorySpace space = MemorySpace::Host)
+            MemorySpace space = MemorySpace::Host, PatchScheme scheme = {})
       : forest_(comm, level0Patches, periodicAxes(boundary), settings.minLevel), layout_(layout),
         lower_(lower), upper_(upper), boundary_(std::move(boundary)), settings_(settings),
-        criterion_(std::move(criterion)), solver_(solverOnForest(pde, cfl, space)) {
+        criterion_(std::move(criterion)), solver_(solverOnForest(pde, cfl, space, scheme)) {
     ranks_ = mpi::rankCount(comm);
     summarise();
   }
@@ -151,10 +152,11 @@ private:
   }
 
   // The solver on the forest as constructed.
-  PatchSolver<PDE> solverOnForest(const PDE& pde, double cfl, MemorySpace space) const {
+  PatchSolver<PDE> solverOnForest(const PDE& pde, double cfl, MemorySpace space,
+                                  const PatchScheme& scheme) const {
     ForestPlans plans = plansOnForest();
     return PatchSolver<PDE>(pde, layout_, std::move(plans.geometry), std::move(plans.halo), cfl,
-                            std::move(plans.reflux), space, std::move(plans.ghosts));
+                            std::move(plans.reflux), space, std::move(plans.ghosts), scheme);
   }
 
   // The counts over all ranks that the getters above report.

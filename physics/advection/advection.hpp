@@ -6,6 +6,7 @@
 
 #include "engine/backend.hpp"
 #include "engine/small_vector.hpp"
+#include "physics/wave_speeds.hpp"
 
 namespace tessera {
 
@@ -20,6 +21,10 @@ struct Advection {
   TESSERA_INLINE State flux(const State& q, int axis) const { return {{velocity[axis] * q[0]}}; }
   TESSERA_INLINE double maxEigenvalue(const State&, int axis) const {
     return std::fabs(velocity[axis]);
+  }
+  // Every wave moves with the velocity.
+  TESSERA_INLINE WaveSpeeds waveSpeeds(const State&, int axis) const {
+    return {velocity[axis], velocity[axis]};
   }
   TESSERA_INLINE State toPrimitive(const State& q) const { return q; }
   TESSERA_INLINE State toConserved(const State& w) const { return w; }

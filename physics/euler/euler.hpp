@@ -8,6 +8,7 @@
 
 #include "engine/backend.hpp"
 #include "engine/small_vector.hpp"
+#include "physics/wave_speeds.hpp"
 
 namespace tessera {
 
@@ -55,6 +56,21 @@ struct Euler {
     const double invRho = 1.0 / q[kDensity];
     return std::fabs(q[kMomentum + axis] * invRho) +
            std::sqrt(gamma * pressure(q, invRho) * invRho);
+  }
+
+  // The slowest and fastest eigenvalues along an axis, u_n - c and u_n + c (the HLL family's
+  // wave speeds, numerics/flux/wave_speeds.hpp).
+  TESSERA_INLINE WaveSpeeds waveSpeeds(const State& q, int axis) const {
+    const double invRho = 1.0 / q[kDensity];
+    const double un = q[kMomentum + axis] * invRho;
+    const double c = std::sqrt(gamma * pressure(q, invRho) * invRho);
+    return {un - c, un + c};
+  }
+
+  // Whether a primitive state is a gas: density and pressure above zero (reconstruction falls
+  // back to first order where a face state is not, numerics/reconstruct/cell_faces.hpp).
+  TESSERA_INLINE bool admissible(const State& w) const {
+    return w[kDensity] > 0.0 && w[kEnergy] > 0.0;
   }
 
   // The largest |eigenvalue| along a unit normal n, |u.n| + c: the Jacobian of the flux along n,

@@ -1,9 +1,16 @@
 #pragma once
-// PatchSolver<PDE>: first-order Rusanov time stepping of a PDE on a set of patches (a uniform
-// grid, or the leaves of a forest), on the host back end or resident on the device. Holds the
-// state twice (current and next), the halo and reflux plans and the per-patch eigenvalues; one
-// advance() is halo fill, fused update, refluxing and swap, and leaves the eigenvalues for the
-// next dt.
+// PatchSolver<PDE>: time stepping of a PDE on a set of patches (a uniform grid, or the leaves of
+// a forest) by a spatial scheme (reconstruction and Riemann solver) and a Runge-Kutta method
+// (PatchScheme), on the host back end or resident on the device. Holds the state two or three
+// times (current, next, and a third stage for three-stage methods), the halo and reflux plans and
+// the per-patch eigenvalues. Each stage of advance() is halo fill, fused update and refluxing
+// with the stage's weight; the last leaves the eigenvalues for the next dt.
+//
+// Stages write Q^(s+1) = keep Q^n + advance (Q^(s) + dt L(Q^(s))) (numerics/time/runge_kutta.hpp):
+// a one-stage step writes next and swaps; a two-stage one goes current -> next -> current, a
+// three-stage one current -> next -> third -> current, the last stage over Q^n in place. Every
+// stage refluxes its own fluxes with advance dt, so each stage, and so the step, conserves across
+// levels.
 //
 // On the device every step stays there: the plans are uploaded once per mesh, and only dt (and,
 // at a regrid, one flag per patch) comes back. The device functions are compiled for the PDEs
@@ -33,6 +40,8 @@
 #include "engine/parallel_for.hpp"
 #include "engine/require_device.hpp"
 #include "engine/timer.hpp"
+#include "numerics/spatial_scheme.hpp"
+#include "numerics/time/runge_kutta.hpp"
 #include "patches/boundary.hpp"
 #include "patches/flux_register.hpp"
 #include "patches/flux_register_device.hpp"
@@ -46,9 +55,10 @@
 #include "patches/remap_plan.hpp"
 #include "patches/uniform_patch_grid.hpp"
 #include "physics/conservation_law.hpp"
+#include "solvers/patch/fused_update_host.hpp"
 #include "solvers/patch/refinement_flags.hpp"
 #include "solvers/patch/rusanov_update_device.hpp"
-#include "solvers/patch/rusanov_update_host.hpp"
+#include "solvers/patch/stage_weights.hpp"
 #include "solvers/patch/time_step.hpp"
 #include "solvers/patch/time_step_device.hpp"
 
@@ -60,6 +70,12 @@ struct StepTimes {
   double halo = 0.0;
   double update = 0.0;
   double reflux = 0.0;
+};
+
+// The numerics of a patch run: first-order Rusanov with forward Euler unless asked otherwise.
+struct PatchScheme {
+  SpatialScheme spatial;
+  RungeKutta integrator = kForwardEuler;
 };
 
 // The PDE's reflection signs in the layout the halo plans read (ReflectionParity).
@@ -82,10 +98,14 @@ public:
   // patches of different levels meet, the plan that corrects coarse cells by the fine fluxes.
   // `space` says where the state lives and the steps run (Device: see requireDevice()).
   // geometry holds the owned patches; the plans number the ghost patches after them.
+  // The layout's halo must be at least the scheme's (scheme.spatial.halo()).
   PatchSolver(PDE pde, PatchLayout<kDim> layout, std::vector<PatchGeometry<kDim>> geometry,
               HaloPlan<kDim> plan, double cfl, std::vector<RefluxOp<kDim>> refluxPlan = {},
-              MemorySpace space = MemorySpace::Host, GhostPatches ghosts = {})
-      : pde_(pde), layout_(layout), parity_(reflectionParityOf<PDE>()), cfl_(cfl), space_(space) {
+              MemorySpace space = MemorySpace::Host, GhostPatches ghosts = {},
+              PatchScheme scheme = {})
+      : pde_(pde), layout_(layout), parity_(reflectionParityOf<PDE>()), cfl_(cfl), space_(space),
+        scheme_(scheme) {
+    checkScheme();
     if (space_ == MemorySpace::Device) {
       requireDevice();
       device_ = std::make_unique<DeviceResources>();
@@ -95,9 +115,9 @@ public:
   }
 
   PatchSolver(PDE pde, const UniformPatchGrid<kDim>& grid, const DomainBoundary<kDim>& boundary,
-              double cfl, MemorySpace space = MemorySpace::Host)
+              double cfl, MemorySpace space = MemorySpace::Host, PatchScheme scheme = {})
       : PatchSolver(pde, grid.layout(), grid.geometries(), buildUniformHaloPlan(grid, boundary),
-                    cfl, {}, space) {}
+                    cfl, {}, space, {}, scheme) {}
 
   // Sets every interior cell to conserved(centre of the cell) and computes the first eigenvalues.
   template <class ConservedAt>
@@ -161,49 +181,17 @@ public:
     return dt;
   }
 
+  // One step of the Runge-Kutta method: each stage fills the halos of its input, updates, and
+  // refluxes with its weight.
   void advance(double dt) {
-    const bool refluxing = !refluxPlan_.empty();
-    const bool keepsFluxes = refluxing || ghosts_.exchangeFluxes;
-    double* const fluxes = keepsFluxes ? fluxRegister_.data() : nullptr;
-    if (!halosFilled_ && stateExchange_) {
-      // Halo fill and update in one phase: they overlap the ghost messages.
-      ScopedTimer t(times_.update);
-      stateExchange_->start(current_.data());
-      fillHalosOf(halo_.innerOps, device_ ? &device_->innerHalo : nullptr);
-      updatePatches(dt, &halo_.inner, device_ ? &device_->innerPatches : nullptr, fluxes);
-      stateExchange_->finish(current_.data());
-      fillHalosOf(halo_.outerOps, device_ ? &device_->outerHalo : nullptr);
-      updatePatches(dt, &halo_.outer, device_ ? &device_->outerPatches : nullptr, fluxes);
-      waitForTimer();
-    } else {
-      if (!halosFilled_) {
-        ScopedTimer t(times_.halo);
-        fillCurrentHalos();
-        waitForTimer();
-      }
-      ScopedTimer t(times_.update);
-      updatePatches(dt, nullptr, nullptr, fluxes);
-      waitForTimer();
+    const RungeKutta& rk = scheme_.integrator;
+    for (int s = 0; s < rk.stages; ++s) {
+      PatchStore<kDim>& in = s == 0 ? current_ : (s == 1 ? next_ : third_);
+      PatchStore<kDim>& out = s + 1 == rk.stages && s > 0 ? current_ : (s == 0 ? next_ : third_);
+      runStage(in, out, StageWeights::of(rk.stage[s], dt, current_.data()), s == 0 && halosFilled_);
     }
-    if (ghosts_.exchangeFluxes) {
-      ScopedTimer t(times_.reflux);
-      fluxExchange_->exchange(fluxRegister_.data());
-      waitForTimer();
-    }
-    if (refluxing) {
-      ScopedTimer t(times_.reflux);
-      if (space_ == MemorySpace::Host) {
-        reflux<kDim>(refluxPlan_, layout_, geometry(), fluxRegister_.data(), dt, next_.data());
-        maxEigenvaluesHost(pde_, layout_, std::span<const int>(refluxedPatches_), next_.data(),
-                           patchLambda_.data());
-      } else if constexpr (kDeviceBuilt) {
-        device_->reflux.apply(device_->geometry.data(), fluxRegister_.data(), dt, next_.data());
-        maxEigenvaluesDevice(pde_, layout_, device_->reflux.coarsePatches(),
-                             device_->reflux.numCoarsePatches(), next_.data(), patchLambda_.data());
-      }
-      waitForTimer();
-    }
-    std::swap(current_, next_);
+    if (rk.stages == 1)
+      std::swap(current_, next_);
     halosFilled_ = false;
     time_ += dt;
     ++step_;
@@ -220,8 +208,8 @@ public:
   void fillCurrentHalos() {
     if (stateExchange_)
       stateExchange_->exchange(current_.data());
-    fillHalosOf(halo_.innerOps, device_ ? &device_->innerHalo : nullptr);
-    fillHalosOf(halo_.outerOps, device_ ? &device_->outerHalo : nullptr);
+    fillHalosOf(halo_.innerOps, device_ ? &device_->innerHalo : nullptr, current_.data());
+    fillHalosOf(halo_.outerOps, device_ ? &device_->outerHalo : nullptr, current_.data());
     halosFilled_ = true; // the next step need not fill them again (a regrid that keeps the mesh)
   }
 
@@ -283,6 +271,10 @@ public:
   }
   double time() const { return time_; }
   long long step() const { return step_; }
+  const PatchScheme& scheme() const { return scheme_; }
+  // Interior cells (counted once per axis) whose reconstruction fell back to first order for
+  // positivity, on this rank, since the start.
+  long long firstOrderFallbacks() const { return fallbacks_; }
   const StepTimes& times() const { return times_; }
 
 private:
@@ -321,28 +313,101 @@ private:
     return parts;
   }
 
-  // Fills the halos of one part of the plan (device: its uploaded twin).
-  void fillHalosOf(const HaloPlan<kDim>& part, const DeviceHaloPlan<kDim>* onDevice) {
+  // The scheme must fit the layout and the PDE, and (so far) the device runs first-order Rusanov
+  // with forward Euler only.
+  void checkScheme() const {
+    const SpatialScheme& s = scheme_.spatial;
+    if (layout_.halo < s.halo())
+      throw std::invalid_argument("PatchSolver: " + describe(s) + " needs a halo of " +
+                                  std::to_string(s.halo()) + " cells, the layout has " +
+                                  std::to_string(layout_.halo));
+    if (!riemannSolverApplies<PDE>(s.riemannSolver))
+      throw std::invalid_argument("PatchSolver: the " + describe(s) +
+                                  " scheme does not apply to this PDE");
+    if (space_ == MemorySpace::Device && !(s.firstOrderRusanov() && scheme_.integrator.stages == 1))
+      throw std::invalid_argument("PatchSolver: the device back end runs donor_cell + rusanov "
+                                  "with the euler integrator; " +
+                                  describe(s) + " with " + scheme_.integrator.name +
+                                  " runs on the host");
+  }
+
+  // One Runge-Kutta stage from `in` to `out`: halo fill (unless `in`'s halos are filled), the
+  // fused update, and refluxing with the stage's weight.
+  void runStage(PatchStore<kDim>& in, PatchStore<kDim>& out, const StageWeights& stage,
+                bool halosReady) {
+    const bool refluxing = !refluxPlan_.empty();
+    const bool keepsFluxes = refluxing || ghosts_.exchangeFluxes;
+    double* const fluxes = keepsFluxes ? fluxRegister_.data() : nullptr;
+    if (!halosReady && stateExchange_) {
+      // Halo fill and update in one phase: they overlap the ghost messages.
+      ScopedTimer t(times_.update);
+      stateExchange_->start(in.data());
+      fillHalosOf(halo_.innerOps, device_ ? &device_->innerHalo : nullptr, in.data());
+      updatePatches(in, out, stage, &halo_.inner, device_ ? &device_->innerPatches : nullptr,
+                    fluxes);
+      stateExchange_->finish(in.data());
+      fillHalosOf(halo_.outerOps, device_ ? &device_->outerHalo : nullptr, in.data());
+      updatePatches(in, out, stage, &halo_.outer, device_ ? &device_->outerPatches : nullptr,
+                    fluxes);
+      waitForTimer();
+    } else {
+      if (!halosReady) {
+        ScopedTimer t(times_.halo);
+        if (stateExchange_)
+          stateExchange_->exchange(in.data());
+        fillHalosOf(halo_.innerOps, device_ ? &device_->innerHalo : nullptr, in.data());
+        fillHalosOf(halo_.outerOps, device_ ? &device_->outerHalo : nullptr, in.data());
+        waitForTimer();
+      }
+      ScopedTimer t(times_.update);
+      updatePatches(in, out, stage, nullptr, nullptr, fluxes);
+      waitForTimer();
+    }
+    if (ghosts_.exchangeFluxes) {
+      ScopedTimer t(times_.reflux);
+      fluxExchange_->exchange(fluxRegister_.data());
+      waitForTimer();
+    }
+    if (refluxing) {
+      ScopedTimer t(times_.reflux);
+      const double dt = stage.advance * stage.dt;
+      if (space_ == MemorySpace::Host) {
+        reflux<kDim>(refluxPlan_, layout_, geometry(), fluxRegister_.data(), dt, out.data());
+        maxEigenvaluesHost(pde_, layout_, std::span<const int>(refluxedPatches_), out.data(),
+                           patchLambda_.data());
+      } else if constexpr (kDeviceBuilt) {
+        device_->reflux.apply(device_->geometry.data(), fluxRegister_.data(), dt, out.data());
+        maxEigenvaluesDevice(pde_, layout_, device_->reflux.coarsePatches(),
+                             device_->reflux.numCoarsePatches(), out.data(), patchLambda_.data());
+      }
+      waitForTimer();
+    }
+  }
+
+  // Fills the halos of one part of the plan (device: its uploaded twin) in `data`.
+  void fillHalosOf(const HaloPlan<kDim>& part, const DeviceHaloPlan<kDim>* onDevice, double* data) {
     if (space_ == MemorySpace::Host)
-      fillHalos(part, layout_, parity_, current_.data());
+      fillHalos(part, layout_, parity_, data);
     else if constexpr (kDeviceBuilt)
-      onDevice->fill(current_.data());
+      onDevice->fill(data);
   }
 
   // The fused update of the listed patches (device: the list's uploaded twin), or of every owned
   // patch without a list.
-  void updatePatches(double dt, const std::vector<int>* patches, const DeviceArray<int>* onDevice,
+  void updatePatches(const PatchStore<kDim>& in, PatchStore<kDim>& out, const StageWeights& stage,
+                     const std::vector<int>* patches, const DeviceArray<int>* onDevice,
                      double* fluxes) {
     const int count = patches ? int(patches->size()) : numPatches();
     if (count == 0)
       return;
     if (space_ == MemorySpace::Host) {
-      rusanovUpdateHost(pde_, layout_, geometry(), current_.data(), next_.data(), dt,
-                        patchLambda_.data(), fluxes,
-                        patches ? std::span<const int>(*patches) : std::span<const int>());
+      fusedUpdateHost(pde_, scheme_.spatial, layout_, geometry(), in.data(), out.data(), stage,
+                      patchLambda_.data(), fluxes,
+                      patches ? std::span<const int>(*patches) : std::span<const int>(),
+                      &fallbacks_);
     } else if constexpr (kDeviceBuilt) {
-      rusanovUpdateDevice(pde_, layout_, device_->geometry.data(), count, current_.data(),
-                          next_.data(), dt, patchLambda_.data(), fluxes,
+      rusanovUpdateDevice(pde_, layout_, device_->geometry.data(), count, in.data(), out.data(),
+                          stage.dt, patchLambda_.data(), fluxes,
                           patches ? onDevice->data() : nullptr);
     }
   }
@@ -356,6 +421,8 @@ private:
     ghosts_ = std::move(ghosts);
     ranks_ = mpi::rankCount(ghosts_.comm);
     next_ = PatchStore<kDim>(layout_, storedPatches(), space_);
+    if (scheme_.integrator.stages > 2)
+      third_ = PatchStore<kDim>(layout_, storedPatches(), space_);
     patchLambda_ = DeviceArray<double>(numPatches(), space_);
     const FluxRegisterLayout<kDim> registers{layout_.cellsPerAxis, PDE::kNumVars};
     const bool keepsFluxes = !refluxPlan_.empty() || ghosts_.exchangeFluxes;
@@ -418,11 +485,14 @@ private:
   double cfl_;
   MemorySpace space_;
   std::unique_ptr<DeviceResources> device_; // a device solver's plans and geometry
+  PatchScheme scheme_;
   PatchStore<kDim> current_{layout_, 0, MemorySpace::Host}, next_{layout_, 0, MemorySpace::Host};
+  PatchStore<kDim> third_{layout_, 0, MemorySpace::Host}; // three-stage methods only
   mutable PatchStore<kDim> hostMirror_{layout_, 0, MemorySpace::Host};
   DeviceArray<double> patchLambda_;
   DeviceArray<double> fluxRegister_;
   bool halosFilled_ = false; // the current state's halos are up to date
+  long long fallbacks_ = 0;
   double time_ = 0.0;
   long long step_ = 0;
   StepTimes times_;

@@ -1,6 +1,7 @@
 #pragma once
 // From a case configuration to Tessera's objects: the patch grid, the boundary, the PDE and its
 // initial data. Each reader names the keys it reads; Config turns bad values into errors.
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -10,6 +11,7 @@
 #include "physics/advection/advection.hpp"
 #include "physics/euler/euler.hpp"
 #include "solvers/initial_conditions.hpp"
+#include "solvers/patch/patch_solver.hpp"
 
 namespace tessera::cli {
 
@@ -23,11 +25,12 @@ Vec<double, Dim> toVec(const std::vector<double>& v) {
   return r;
 }
 
+// The patches' halo is the scheme's (PatchScheme::spatial.halo()).
 template <int Dim>
-UniformPatchGrid<Dim> readGrid(io::Config& cfg, int numVars) {
+UniformPatchGrid<Dim> readGrid(io::Config& cfg, int numVars, int halo) {
   PatchLayout<Dim> layout;
   layout.cellsPerAxis = cfg.getInt("mesh.cells_per_patch", 16, io::Range::closed(2, 128));
-  layout.halo = 1; // first-order Rusanov needs one halo layer
+  layout.halo = halo;
   layout.numVars = numVars;
   const std::vector<int> patches =
       cfg.getInts("mesh.patches", std::vector<int>(Dim, 8), Dim, io::Range::closed(1, 1 << 20));
@@ -72,6 +75,41 @@ DomainBoundary<Dim> readBoundary(io::Config& cfg, InflowState&& inflowState) {
           b.inflowState[a][side] = state;
   }
   return b;
+}
+
+// numerics.reconstruction, numerics.limiter (PLM only), numerics.riemann_solver (those that
+// apply to the PDE) and time.integrator. Defaults: PLM with van Leer's limiter, SSP-RK2, and HLLC
+// where it applies (the Euler equations), HLLE elsewhere.
+template <ConservationLaw PDE>
+PatchScheme readScheme(io::Config& cfg) {
+  const auto index = [](const auto& names, const std::string& name) {
+    return int(std::find(std::begin(names), std::end(names), name) - std::begin(names));
+  };
+  const auto choices = [](const auto& names) {
+    return std::vector<std::string>(std::begin(names), std::end(names));
+  };
+  PatchScheme scheme;
+  SpatialScheme& s = scheme.spatial;
+  s.reconstruction =
+      ReconstructionKind(index(kReconstructionNames, cfg.getChoice("numerics.reconstruction", "plm",
+                                                                   choices(kReconstructionNames))));
+  if (s.reconstruction == ReconstructionKind::Plm)
+    s.limiter = LimiterKind(index(
+        kLimiterNames, cfg.getChoice("numerics.limiter", "van_leer", choices(kLimiterNames))));
+  std::vector<std::string> solvers;
+  for (int k = 0; k < int(std::size(kRiemannSolverNames)); ++k)
+    if (riemannSolverApplies<PDE>(RiemannSolverKind(k)))
+      solvers.emplace_back(kRiemannSolverNames[k]);
+  const bool hllc = riemannSolverApplies<PDE>(RiemannSolverKind::Hllc);
+  s.riemannSolver =
+      RiemannSolverKind(index(kRiemannSolverNames, cfg.getChoice("numerics.riemann_solver",
+                                                                 hllc ? "hllc" : "hlle", solvers)));
+  std::vector<std::string> integrators;
+  for (const RungeKutta& rk : kRungeKuttaMethods)
+    integrators.emplace_back(rk.name);
+  scheme.integrator = kRungeKuttaMethods[index(
+      integrators, cfg.getChoice("time.integrator", "ssp_rk2", integrators))];
+  return scheme;
 }
 
 template <int Dim>

@@ -75,8 +75,8 @@ std::pair<AmrSettings, amr::IndicatorCriterion> readAmr(Config& cfg) {
 // ranks every rank steps its patches and writes them as its piece of each output step; rank 0
 // prints, logs and writes the .pvtu and .pvd.
 template <ConservationLaw PDE, class MakeInitial>
-void simulate(Config& cfg, const RunRequest& request, PDE pde, MakeInitial makeInitial,
-              const UniformPatchGrid<PDE::kDim>& level0,
+void simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme& scheme,
+              MakeInitial makeInitial, const UniformPatchGrid<PDE::kDim>& level0,
               const DomainBoundary<PDE::kDim>& boundary) {
   constexpr int Dim = PDE::kDim;
   const auto [settings, criterion] = readAmr<PDE>(cfg);
@@ -85,7 +85,12 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, MakeInitial makeI
              "must be even with adaptive refinement (amr.max_level > 0)");
   const double cfl = cfg.getDouble("time.cfl", 0.8 / Dim, io::Range{0.0, 1.0 / Dim, true, false});
   const RunSettings run = readRunSettings(cfg, request);
-  const MemorySpace space = readBackend(cfg);
+  const bool deviceRunsScheme = scheme.spatial.firstOrderRusanov() && scheme.integrator.stages == 1;
+  const MemorySpace space =
+      readBackend(cfg, deviceRunsScheme ? nullptr
+                                        : "the device runs numerics.reconstruction = "
+                                          "\"donor_cell\", numerics.riemann_solver = "
+                                          "\"rusanov\" and time.integrator = \"euler\" so far");
   cfg.rejectUnreadKeys(); // every key has been read: anything left is a mistake
 
   int rank = 0, ranks = 1;
@@ -94,7 +99,7 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, MakeInitial makeI
   const bool lead = rank == 0;
 
   AmrSolver<PDE> amr(MPI_COMM_WORLD, pde, level0.layout(), level0.patchesPerAxis(), level0.lower(),
-                     level0.upper(), boundary, settings, criterion, cfl, space);
+                     level0.upper(), boundary, settings, criterion, cfl, space, scheme);
   amr.initialise(makeInitial);
   PatchSolver<PDE>& solver = amr.solver();
 
@@ -120,10 +125,11 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, MakeInitial makeI
 
   if (lead)
     std::printf("tessera: %s, %dD, %lld patches of %d^%d cells on levels %d to %d, %lld cells, "
-                "%d rank%s, CFL %.3g, to t = %g\n",
+                "%d rank%s, %s with %s, CFL %.3g, to t = %g\n",
                 request.caseFile.string().c_str(), Dim, amr.globalPatches(),
                 solver.layout().cellsPerAxis, Dim, settings.minLevel, amr.finestLevel(),
-                amr.globalCells(), ranks, ranks == 1 ? "" : "s", cfl, run.endTime);
+                amr.globalCells(), ranks, ranks == 1 ? "" : "s", describe(scheme.spatial).c_str(),
+                scheme.integrator.name, cfl, run.endTime);
   writeOutput();
   OutputSchedule schedule(run);
   while (schedule.running(solver.time(), solver.step())) {
@@ -155,7 +161,8 @@ template <int Dim>
 void runEuler(Config& cfg, const RunRequest& request) {
   Euler<Dim> pde;
   pde.gamma = cfg.getDouble("physics.gamma", 1.4, io::Range{1.0, 10.0, true, false});
-  UniformPatchGrid<Dim> grid = readGrid<Dim>(cfg, Euler<Dim>::kNumVars);
+  const PatchScheme scheme = readScheme<Euler<Dim>>(cfg);
+  UniformPatchGrid<Dim> grid = readGrid<Dim>(cfg, Euler<Dim>::kNumVars, scheme.spatial.halo());
   const DomainBoundary<Dim> boundary = readBoundary<Dim>(cfg, [&] {
     const auto q = pde.toConserved(readEulerPrimitive<Dim>(cfg, "boundary.inflow"));
     return std::vector<double>(q.v, q.v + Euler<Dim>::kNumVars);
@@ -180,7 +187,7 @@ void runEuler(Config& cfg, const RunRequest& request) {
     const int finest = cfg.getInt("amr.max_level", 0, io::Range::closed(0, 12));
     ic.radius = cfg.getDouble("initial.radius", 3.5 * maxDx / (1 << finest), io::Range::positive());
     simulate(
-        cfg, request, pde,
+        cfg, request, pde, scheme,
         [ic](const PatchLayout<Dim>& layout, std::span<const PatchGeometry<Dim>> geometry) mutable {
           ic.placeOn(layout, geometry, MPI_COMM_WORLD);
           return ic;
@@ -188,7 +195,7 @@ void runEuler(Config& cfg, const RunRequest& request) {
         grid, boundary);
   } else if (type == "riemann") {
     const RiemannProblem<Dim> ic = readRiemann<Dim>(cfg, pde, grid.lower(), grid.upper());
-    simulate(cfg, request, pde, fixedInitial(ic), grid, boundary);
+    simulate(cfg, request, pde, scheme, fixedInitial(ic), grid, boundary);
   } else {
     EulerPulse<Dim> ic;
     ic.pde = pde;
@@ -199,7 +206,7 @@ void runEuler(Config& cfg, const RunRequest& request) {
     ic.velocity =
         toVec<Dim>(cfg.getDoubles("initial.velocity", std::vector<double>(Dim, 0.0), Dim));
     ic.pressure = cfg.getDouble("initial.pressure", 1.0, io::Range::positive());
-    simulate(cfg, request, pde, fixedInitial(ic), grid, boundary);
+    simulate(cfg, request, pde, scheme, fixedInitial(ic), grid, boundary);
   }
 }
 
@@ -207,13 +214,14 @@ template <int Dim>
 void runAdvection(Config& cfg, const RunRequest& request) {
   Advection<Dim> pde;
   pde.velocity = toVec<Dim>(cfg.getDoubles("physics.velocity", std::vector<double>(Dim, 1.0), Dim));
-  UniformPatchGrid<Dim> grid = readGrid<Dim>(cfg, 1);
+  const PatchScheme scheme = readScheme<Advection<Dim>>(cfg);
+  UniformPatchGrid<Dim> grid = readGrid<Dim>(cfg, 1, scheme.spatial.halo());
   const DomainBoundary<Dim> boundary = readBoundary<Dim>(cfg, [&] {
     return std::vector<double>{cfg.getDouble("boundary.inflow.value", std::nullopt)};
   });
   cfg.getChoice("initial.type", std::nullopt, {"pulse"});
   ScalarPulse<Dim> ic{readPulse<Dim>(cfg, grid)};
-  simulate(cfg, request, pde, fixedInitial(ic), grid, boundary);
+  simulate(cfg, request, pde, scheme, fixedInitial(ic), grid, boundary);
 }
 
 } // namespace

@@ -1,0 +1,61 @@
+#pragma once
+// A cell's states at its lower and upper face along one axis, from itself and its neighbours
+// along that axis, as conserved variables ready for the Riemann solver: the one place where a
+// reconstruction policy (donor_cell.hpp, plm.hpp) meets the PDE.
+//
+// Positivity: a PDE may say which primitive states it admits (admissible(w); Euler: density and
+// pressure above zero). Where either reconstructed face state of a cell is not admissible, the
+// cell falls back to first order (its own state at both faces) and says so, so that strong
+// rarefactions and blasts into near vacuum run on at second order elsewhere.
+#include "engine/backend.hpp"
+#include "physics/conservation_law.hpp"
+
+namespace tessera {
+
+template <ConservationLaw PDE>
+struct CellFaces {
+  typename PDE::State lower, upper; // conserved
+  bool firstOrder;                  // the positivity fallback was taken
+};
+
+// The variables Recon works on, of a conserved state: primitive or conserved.
+template <class Recon, ConservationLaw PDE>
+TESSERA_INLINE typename PDE::State reconstructedVariables(const PDE& pde,
+                                                          const typename PDE::State& q) {
+  if constexpr (Recon::kPrimitive)
+    return pde.toPrimitive(q);
+  else
+    return q;
+}
+
+template <ConservationLaw PDE>
+TESSERA_INLINE bool admissiblePrimitive(const PDE& pde, const typename PDE::State& w) {
+  if constexpr (requires { pde.admissible(w); })
+    return pde.admissible(w);
+  else
+    return true;
+}
+
+// below, v, above: the reconstructed variables of the cells i - 1, i, i + 1; q: cell i's
+// conserved state.
+template <class Recon, ConservationLaw PDE>
+TESSERA_INLINE CellFaces<PDE>
+cellFaces(const PDE& pde, const typename PDE::State& below, const typename PDE::State& v,
+          const typename PDE::State& above, const typename PDE::State& q) {
+  CellFaces<PDE> f;
+  Recon::faces(below, v, above, f.lower, f.upper);
+  f.firstOrder = false;
+  if constexpr (Recon::kPrimitive) {
+    if (!admissiblePrimitive(pde, f.lower) || !admissiblePrimitive(pde, f.upper)) {
+      f.lower = q;
+      f.upper = q;
+      f.firstOrder = true;
+    } else {
+      f.lower = pde.toConserved(f.lower);
+      f.upper = pde.toConserved(f.upper);
+    }
+  }
+  return f;
+}
+
+} // namespace tessera
