@@ -21,23 +21,37 @@ TESSERA_INLINE double minmod(double a, double b) {
 }
 
 // The limited-linear value in the 2^Dim-th part `sub` (0 or 1 per axis) of coarse cell `parent`
-// of `coarse`, one variable of a patch. With interiorOnly, a neighbour outside the patch interior
-// gives a zero slope on that axis: halo plans read only interior cells, so that every operation of
-// a plan is independent of the others.
+// of `coarse`, one variable of a patch. With interiorOnly, a cell at the patch's edge takes a
+// one-sided slope on that axis, the minmod of the two differences inward: halo plans read only
+// interior cells, so that every operation of a plan is independent of the others. The cells at a
+// coarse patch's edge are exactly those that fill a finer neighbour's halo, and a zero slope there
+// (first order) cost second-order schemes their order across coarse-fine faces (the isentropic
+// vortex on two levels: observed order 1.66 with it, 2.08 with the one-sided slope).
 template <int Dim>
 TESSERA_INLINE double limitedLinearValue(const PatchLayout<Dim>& layout, const double* coarse,
                                          CellIndex<Dim> parent, Vec<int, Dim> sub,
                                          bool interiorOnly) {
+  const int n = layout.cellsPerAxis;
   const double centre = coarse[layout.cellOffset(parent)];
   double value = centre;
   for (int a = 0; a < Dim; ++a) {
-    if (interiorOnly && (parent[a] == 0 || parent[a] == layout.cellsPerAxis - 1))
-      continue;
-    CellIndex<Dim> lo = parent, hi = parent;
-    --lo[a];
-    ++hi[a];
-    const double slope =
-        minmod(coarse[layout.cellOffset(hi)] - centre, centre - coarse[layout.cellOffset(lo)]);
+    double slope = 0.0;
+    if (interiorOnly && (parent[a] == 0 || parent[a] == n - 1)) {
+      if (n < 3)
+        continue;
+      const int inward = parent[a] == 0 ? 1 : -1;
+      CellIndex<Dim> near = parent, far = parent;
+      near[a] += inward;
+      far[a] += 2 * inward;
+      const double next = coarse[layout.cellOffset(near)];
+      slope = minmod(inward * (next - centre), inward * (coarse[layout.cellOffset(far)] - next));
+    } else {
+      CellIndex<Dim> lo = parent, hi = parent;
+      --lo[a];
+      ++hi[a];
+      slope =
+          minmod(coarse[layout.cellOffset(hi)] - centre, centre - coarse[layout.cellOffset(lo)]);
+    }
     value += (sub[a] == 0 ? -0.25 : 0.25) * slope;
   }
   return value;
