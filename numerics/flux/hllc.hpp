@@ -32,7 +32,7 @@ struct Hllc {
   TESSERA_INLINE static typename PDE::State flux(const PDE& pde, const typename PDE::State& qL,
                                                  const typename PDE::State& qR, int axis) {
     using State = typename PDE::State;
-    constexpr int kRho = PDE::kDensity, kE = PDE::kEnergy;
+    constexpr int kRho = PDE::kDensity;
     const int kUn = PDE::kMomentum + axis;
     const WaveSpeeds s = davisWaveSpeeds(pde, qL, qR, axis);
     if (s.slowest >= 0.0)
@@ -42,21 +42,38 @@ struct Hllc {
     const double uL = qL[kUn] / qL[kRho], uR = qR[kUn] / qR[kRho];
     const double pL = pde.pressure(qL), pR = pde.pressure(qR);
     const double mL = qL[kRho] * (s.slowest - uL), mR = qR[kRho] * (s.fastest - uR);
+    // Grouped so that mirror-image data (sides swapped, normal velocity negated) give exactly the
+    // negated S*; at S* = 0 both sides' star fluxes are averaged, which is mirror-symmetric too.
     const double sStar =
-        (pR - pL + qL[kUn] * (s.slowest - uL) - qR[kUn] * (s.fastest - uR)) / (mL - mR);
-    // The face lies left of the contact (S* >= 0) or right of it.
-    const bool left = sStar >= 0.0;
-    const State& q = left ? qL : qR;
-    const double sK = left ? s.slowest : s.fastest;
-    const double uK = left ? uL : uR, pK = left ? pL : pR, mK = left ? mL : mR;
+        ((pR - pL) + (qL[kUn] * (s.slowest - uL) - qR[kUn] * (s.fastest - uR))) / (mL - mR);
+    if (sStar > 0.0)
+      return starSideFlux(pde, qL, axis, s.slowest, sStar, uL, pL, mL);
+    if (sStar < 0.0)
+      return starSideFlux(pde, qR, axis, s.fastest, sStar, uR, pR, mR);
+    const State FL = starSideFlux(pde, qL, axis, s.slowest, sStar, uL, pL, mL),
+                FR = starSideFlux(pde, qR, axis, s.fastest, sStar, uR, pR, mR);
+    State F;
+    for (int v = 0; v < PDE::kNumVars; ++v)
+      F[v] = 0.5 * (FL[v] + FR[v]);
+    return F;
+  }
+
+private:
+  // F_K + S_K (U*_K - U_K) for side K (state q, wave speed sK, normal velocity uK, pressure pK,
+  // mK = rho_K (S_K - u_K)).
+  template <EulerLike PDE>
+  TESSERA_INLINE static typename PDE::State
+  starSideFlux(const PDE& pde, const typename PDE::State& q, int axis, double sK, double sStar,
+               double uK, double pK, double mK) {
+    constexpr int kRho = PDE::kDensity, kE = PDE::kEnergy;
     const double scale = mK / (sK - sStar); // rho*_K
-    State star;
+    typename PDE::State star;
     star[kRho] = scale;
     for (int v = PDE::kMomentum; v < PDE::kMomentum + PDE::kDim; ++v)
       star[v] = scale * (q[v] / q[kRho]);
-    star[kUn] = scale * sStar;
+    star[PDE::kMomentum + axis] = scale * sStar;
     star[kE] = scale * (q[kE] / q[kRho] + (sStar - uK) * (sStar + pK / mK));
-    State F = pde.flux(q, axis);
+    typename PDE::State F = pde.flux(q, axis);
     for (int v = 0; v < PDE::kNumVars; ++v)
       F[v] += sK * (star[v] - q[v]);
     return F;
