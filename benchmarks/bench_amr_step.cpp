@@ -4,7 +4,9 @@
 // cuda or hip build with a visible GPU) in 2D and 3D. Counters: cell-updates/s, and per step the
 // seconds of halo fill, update, refluxing and regrid.
 //
-// Arguments: cells per patch axis, and 0 for the host or 1 for the device.
+// Arguments: cells per patch axis, 0 for the host or 1 for the device, and the order: 1 for
+// first-order Rusanov with forward Euler, 2 for the default second-order scheme (PLM with van
+// Leer's limiter, HLLC, SSP-RK2: two stages, each with its halo fill).
 #include <benchmark/benchmark.h>
 #include <mpi.h>
 
@@ -53,6 +55,12 @@ SedovBlast<Dim> blast(int n) {
   return ic;
 }
 
+PatchScheme schemeOf(const benchmark::State& state) {
+  if (state.range(2) == 1)
+    return {};
+  return {{ReconstructionKind::Plm, LimiterKind::VanLeer, RiemannSolverKind::Hllc}, kSspRk2};
+}
+
 // The back end a benchmark asks for, or nothing where this build or machine has no device.
 bool spaceAvailable(benchmark::State& state, MemorySpace& space) {
   space = state.range(1) == 1 ? MemorySpace::Device : MemorySpace::Host;
@@ -69,16 +77,17 @@ void BM_SedovAmr(benchmark::State& state) {
   if (!spaceAvailable(state, space))
     return;
   const int n = int(state.range(0));
+  const PatchScheme scheme = schemeOf(state);
   SedovBlast<Dim> ic = blast<Dim>(n);
   AmrSettings settings;
   settings.maxLevel = kMaxLevel;
   settings.buffer = false;
   AmrSolver<Euler<Dim>> amr(
-      MPI_COMM_WORLD, ic.pde, PatchLayout<Dim>{n, 1, Dim + 2}, Vec<int, Dim>::filled(kLevel0<Dim>),
-      Vec<double, Dim>::filled(0.0), Vec<double, Dim>::filled(1.0),
-      DomainBoundary<Dim>::all(BoundaryKind::Outflow), settings,
+      MPI_COMM_WORLD, ic.pde, PatchLayout<Dim>{n, scheme.spatial.halo(), Dim + 2},
+      Vec<int, Dim>::filled(kLevel0<Dim>), Vec<double, Dim>::filled(0.0),
+      Vec<double, Dim>::filled(1.0), DomainBoundary<Dim>::all(BoundaryKind::Outflow), settings,
       amr::IndicatorCriterion{amr::Indicator::Loehner, Dim + 1 /* pressure */, true, 0.9, 0.6},
-      0.8 / Dim, space);
+      0.8 / Dim, space, scheme);
   amr.initialise([&](const PatchLayout<Dim>& layout, std::span<const PatchGeometry<Dim>> g) {
     ic.placeOn(layout, g);
     return ic;
@@ -102,13 +111,14 @@ void BM_SedovUniform(benchmark::State& state) {
   if (!spaceAvailable(state, space))
     return;
   const int n = int(state.range(0));
+  const PatchScheme scheme = schemeOf(state);
   SedovBlast<Dim> ic = blast<Dim>(n);
-  const UniformPatchGrid<Dim> grid(PatchLayout<Dim>{n, 1, Dim + 2},
+  const UniformPatchGrid<Dim> grid(PatchLayout<Dim>{n, scheme.spatial.halo(), Dim + 2},
                                    Vec<int, Dim>::filled(kLevel0<Dim> << kMaxLevel),
                                    Vec<double, Dim>::filled(0.0), Vec<double, Dim>::filled(1.0));
   ic.placeOn(grid);
   PatchSolver<Euler<Dim>> solver(ic.pde, grid, DomainBoundary<Dim>::all(BoundaryKind::Outflow),
-                                 0.8 / Dim, space);
+                                 0.8 / Dim, space, scheme);
   solver.initialise(ic);
   for (int s = 0; s < 200; ++s)
     solver.advance(solver.stableDt());
@@ -122,11 +132,14 @@ void BM_SedovUniform(benchmark::State& state) {
 }
 
 void hostAndDevice2D(benchmark::internal::Benchmark* b) {
-  b->Args({8, 0})->Args({16, 0})->Args({8, 1})->Args({16, 1});
+  for (int order : {1, 2})
+    b->Args({8, 0, order})->Args({16, 0, order})->Args({8, 1, order})->Args({16, 1, order});
   b->Iterations(200)->UseRealTime()->Unit(benchmark::kMillisecond);
 }
 void device3D(benchmark::internal::Benchmark* b) {
-  b->Args({8, 1})->Args({16, 1})->Iterations(200)->UseRealTime()->Unit(benchmark::kMillisecond);
+  for (int order : {1, 2})
+    b->Args({8, 1, order})->Args({16, 1, order});
+  b->Iterations(200)->UseRealTime()->Unit(benchmark::kMillisecond);
 }
 BENCHMARK(BM_SedovAmr<2>)->Apply(hostAndDevice2D);
 BENCHMARK(BM_SedovUniform<2>)->Apply(hostAndDevice2D);

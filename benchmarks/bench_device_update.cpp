@@ -4,6 +4,13 @@
 //   BM_Copy<d>D/N     copy of the whole state with halo (reads and writes every byte once);
 //   BM_Fused<d>D/N    rusanovUpdateDevice, one kernel (skipped while a dimension has none);
 //   BM_Unfused<d>D/N  copy-sol, comp-eigv, comp-flux, update-sol, reduce-eigv.
+// And the default second-order scheme (PLM with van Leer's limiter, HLLC) on states with a halo
+// of two, beside their own copy:
+//   BM_Copy<d>D/N/h2          copy of the whole state with its halo of two;
+//   BM_FusedStage<d>D/N       fusedUpdateDevice, one forward-Euler stage (the first of SSP-RK2);
+//   BM_FusedRk2<d>D/N         both stages of SSP-RK2, the second reading Q^n too (kernels only:
+//                             no halo fill between them), cell-updates/s per whole step;
+//   BM_UnfusedStage<d>D/N     UnfusedSchemeDevice: reconstruct, flux, update, reduce.
 // Counters, plain values (the display shows them as they are):
 //   cell-updates/s;
 //   GB/s, the effective bandwidth over the bytes an update must move: the state with halo read
@@ -35,8 +42,10 @@
 #include "patches/halo_plan_device.hpp"
 #include "patches/uniform_patch_grid.hpp"
 #include "physics/euler/euler.hpp"
+#include "solvers/patch/fused_update_device.hpp"
 #include "solvers/patch/rusanov_unfused_device.hpp"
 #include "solvers/patch/rusanov_update_device.hpp"
+#include "solvers/patch/scheme_unfused_device.hpp"
 
 namespace tessera {
 namespace {
@@ -45,22 +54,35 @@ constexpr int kRepetitions = 30;
 constexpr double kStateBytes = 1.0e9;
 constexpr double kDt = 1e-5; // any dt does: q is never overwritten, every call sees one state
 
+const SpatialScheme kSecondOrder{ReconstructionKind::Plm, LimiterKind::VanLeer,
+                                 RiemannSolverKind::Hllc};
+
 template <int Dim>
 struct DeviceCase {
   using PDE = Euler<Dim>;
-  int n;
+  using SecondOrderBaseline = UnfusedSchemeDevice<PDE, Plm<VanLeer>, Hllc>;
+  int n, halo;
   UniformPatchGrid<Dim> grid;
   DeviceArray<double> q, qNew, lambda;
   DeviceArray<PatchGeometry<Dim>> geometry;
-  UnfusedRusanovDevice<PDE> unfused;
+  // First order (halo 1): seed 004's pipeline; second order (halo 2): the scheme's, and the
+  // output of a second stage.
+  std::unique_ptr<UnfusedRusanovDevice<PDE>> unfused;
+  std::unique_ptr<SecondOrderBaseline> unfusedSecond;
+  DeviceArray<double> qStage;
 
-  explicit DeviceCase(int cellsPerAxis)
-      : n(cellsPerAxis), grid(PatchLayout<Dim>{n, 1, PDE::kNumVars}, patchesFor(n),
-                              Vec<double, Dim>::filled(0.0), Vec<double, Dim>::filled(1.0)),
+  DeviceCase(int cellsPerAxis, int haloWidth)
+      : n(cellsPerAxis), halo(haloWidth),
+        grid(PatchLayout<Dim>{n, halo, PDE::kNumVars}, patchesFor(n, halo),
+             Vec<double, Dim>::filled(0.0), Vec<double, Dim>::filled(1.0)),
         q(grid.numPatches() * grid.layout().patchStride(), MemorySpace::Device),
         qNew(q.size(), MemorySpace::Device), lambda(grid.numPatches(), MemorySpace::Device),
         geometry(grid.numPatches(), MemorySpace::Device),
-        unfused(grid.layout(), grid.numPatches()) {
+        qStage(halo == 2 ? q.size() : 0, MemorySpace::Device) {
+    if (halo == 1)
+      unfused = std::make_unique<UnfusedRusanovDevice<PDE>>(grid.layout(), grid.numPatches());
+    else
+      unfusedSecond = std::make_unique<SecondOrderBaseline>(grid.layout(), grid.numPatches());
     // A smooth, non-trivial state everywhere, halo included (never time on zeros).
     const PDE pde;
     std::vector<double> host(q.size());
@@ -83,8 +105,8 @@ struct DeviceCase {
   }
 
   // Enough patches per axis for kStateBytes of state with halo.
-  static Vec<int, Dim> patchesFor(int n) {
-    const double patchBytes = 8.0 * PDE::kNumVars * std::pow(n + 2.0, Dim);
+  static Vec<int, Dim> patchesFor(int n, int halo) {
+    const double patchBytes = 8.0 * PDE::kNumVars * std::pow(n + 2.0 * halo, Dim);
     return Vec<int, Dim>::filled(int(std::ceil(std::pow(kStateBytes / patchBytes, 1.0 / Dim))));
   }
 
@@ -105,12 +127,12 @@ std::unique_ptr<DeviceCase<Dim>>& caseSlot() {
 }
 
 template <int Dim>
-DeviceCase<Dim>& deviceCase(int n) {
+DeviceCase<Dim>& deviceCase(int n, int halo = 1) {
   auto& slot = caseSlot<Dim>();
-  if (!slot || slot->n != n) {
+  if (!slot || slot->n != n || slot->halo != halo) {
     caseSlot<2>().reset();
     caseSlot<3>().reset();
-    slot = std::make_unique<DeviceCase<Dim>>(n);
+    slot = std::make_unique<DeviceCase<Dim>>(n, halo);
   }
   return *slot;
 }
@@ -156,8 +178,8 @@ void runUpdate(benchmark::State& state, DeviceCase<Dim>& c, F&& update) {
 }
 
 template <int Dim>
-void BM_Copy(benchmark::State& state, int n) {
-  DeviceCase<Dim>& c = deviceCase<Dim>(n);
+void BM_Copy(benchmark::State& state, int n, int halo) {
+  DeviceCase<Dim>& c = deviceCase<Dim>(n, halo);
   c.qNew.copyFrom(c.q); // warm-up
   const double seconds = timedLoop(state, [&] { c.qNew.copyFrom(c.q); });
   state.counters["GB/s"] = c.copyBytes() * 1e-9 / seconds;
@@ -178,21 +200,74 @@ void BM_Unfused(benchmark::State& state, int n) {
   DeviceCase<Dim>& c = deviceCase<Dim>(n);
   const Euler<Dim> pde;
   runUpdate(state, c, [&] {
-    c.unfused.update(pde, c.geometry.data(), c.q.data(), c.qNew.data(), kDt, c.lambda.data());
+    c.unfused->update(pde, c.geometry.data(), c.q.data(), c.qNew.data(), kDt, c.lambda.data());
   });
   if (!state.error_occurred())
-    state.counters["temporaries GB"] = double(c.unfused.temporaryBytes()) * 1e-9;
+    state.counters["temporaries GB"] = double(c.unfused->temporaryBytes()) * 1e-9;
+}
+
+template <int Dim>
+void BM_FusedStage(benchmark::State& state, int n) {
+  DeviceCase<Dim>& c = deviceCase<Dim>(n, 2);
+  const Euler<Dim> pde;
+  runUpdate(state, c, [&] {
+    fusedUpdateDevice(pde, kSecondOrder, c.grid.layout(), c.geometry.data(), c.grid.numPatches(),
+                      c.q.data(), c.qNew.data(), StageWeights{kDt}, c.lambda.data(), nullptr,
+                      nullptr, nullptr);
+  });
+}
+
+// Both stages; the counters are per whole step (bytes: each stage's state read with its halo and
+// interior written, the second stage's Q^n read too).
+template <int Dim>
+void BM_FusedRk2(benchmark::State& state, int n) {
+  DeviceCase<Dim>& c = deviceCase<Dim>(n, 2);
+  const Euler<Dim> pde;
+  const auto step = [&] {
+    for (int s = 0; s < 2; ++s)
+      fusedUpdateDevice(pde, kSecondOrder, c.grid.layout(), c.geometry.data(), c.grid.numPatches(),
+                        s == 0 ? c.q.data() : c.qNew.data(),
+                        s == 0 ? c.qNew.data() : c.qStage.data(),
+                        StageWeights::of(kSspRk2.stage[s], kDt, c.q.data()), c.lambda.data(),
+                        nullptr, nullptr, nullptr);
+  };
+  step(); // warm-up
+  const double copySeconds = timed([&] { c.qStage.copyFrom(c.q); });
+  const double seconds = timedLoop(state, step);
+  const auto& layout = c.grid.layout();
+  const double bytes = double(c.grid.numPatches()) * Euler<Dim>::kNumVars * 8.0 *
+                       (2.0 * layout.cellsWithHalo() + 3.0 * layout.interiorCells());
+  state.counters["cell-updates/s"] = double(c.grid.numCells()) / seconds;
+  state.counters["GB/s"] = bytes * 1e-9 / seconds;
+  state.counters["fraction of copy"] = (bytes / seconds) / (c.copyBytes() / copySeconds);
+}
+
+template <int Dim>
+void BM_UnfusedStage(benchmark::State& state, int n) {
+  DeviceCase<Dim>& c = deviceCase<Dim>(n, 2);
+  const Euler<Dim> pde;
+  runUpdate(state, c, [&] {
+    c.unfusedSecond->update(pde, c.geometry.data(), c.q.data(), c.qNew.data(), StageWeights{kDt},
+                            c.lambda.data());
+  });
+  if (!state.error_occurred())
+    state.counters["temporaries GB"] = double(c.unfusedSecond->temporaryBytes()) * 1e-9;
 }
 
 template <int Dim>
 void registerCases() {
   for (int n : {8, 16, 32}) {
     const std::string suffix = std::to_string(Dim) + "D/" + std::to_string(n);
-    // Copy, fused and unfused of one case next to each other: the case is built once for them.
+    // The benchmarks of one case next to each other: the case is built once for them.
     for (auto* b :
-         {benchmark::RegisterBenchmark(("BM_Copy" + suffix).c_str(), BM_Copy<Dim>, n),
+         {benchmark::RegisterBenchmark(("BM_Copy" + suffix).c_str(), BM_Copy<Dim>, n, 1),
           benchmark::RegisterBenchmark(("BM_Fused" + suffix).c_str(), BM_Fused<Dim>, n),
-          benchmark::RegisterBenchmark(("BM_Unfused" + suffix).c_str(), BM_Unfused<Dim>, n)})
+          benchmark::RegisterBenchmark(("BM_Unfused" + suffix).c_str(), BM_Unfused<Dim>, n),
+          benchmark::RegisterBenchmark(("BM_Copy" + suffix + "/h2").c_str(), BM_Copy<Dim>, n, 2),
+          benchmark::RegisterBenchmark(("BM_FusedStage" + suffix).c_str(), BM_FusedStage<Dim>, n),
+          benchmark::RegisterBenchmark(("BM_FusedRk2" + suffix).c_str(), BM_FusedRk2<Dim>, n),
+          benchmark::RegisterBenchmark(("BM_UnfusedStage" + suffix).c_str(), BM_UnfusedStage<Dim>,
+                                       n)})
       b->UseManualTime()
           ->Iterations(1)
           ->Repetitions(kRepetitions)

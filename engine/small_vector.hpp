@@ -10,7 +10,7 @@ struct Vec {
 
   TESSERA_INLINE constexpr T& operator[](int i) { return v[i]; }
   TESSERA_INLINE constexpr const T& operator[](int i) const { return v[i]; }
-  static constexpr int size() { return N; }
+  TESSERA_INLINE static constexpr int size() { return N; }
 
   friend constexpr bool operator==(const Vec&, const Vec&) = default;
 

@@ -98,18 +98,23 @@ void RunLog::atomicStrategy(std::string_view scatter, const atomics::TunerChoice
   line(json);
 }
 
-void RunLog::finish(long long steps, double time, const PhaseSeconds& phases) {
+void RunLog::finish(long long steps, double time, const PhaseSeconds& phases,
+                    long long firstOrderFallbacks) {
   line("{\"event\":\"finish\",\"steps\":" + std::to_string(steps) + ",\"time\":" + number(time) +
        ",\"stepping_seconds\":" + number(steppingSeconds_) +
        ",\"halo_seconds\":" + number(phases.halo) + ",\"update_seconds\":" + number(phases.update) +
-       ",\"reflux_seconds\":" + number(phases.reflux) +
-       ",\"regrid_seconds\":" + number(phases.regrid) +
-       ",\"cell_updates_per_second\":" + number(cellUpdatesPerSecond()) + "}");
+       ",\"reflux_seconds\":" + number(phases.reflux) + ",\"regrid_seconds\":" +
+       number(phases.regrid) + ",\"cell_updates_per_second\":" + number(cellUpdatesPerSecond()) +
+       ",\"first_order_fallbacks\":" + std::to_string(firstOrderFallbacks) + "}");
   std::printf("finished: %lld steps to t = %.6e, %.3e cell-updates/s over %s of stepping "
               "(halo fill %s, update %s, refluxing %s, regrid %s)\n",
               steps, time, cellUpdatesPerSecond(), duration(steppingSeconds_).c_str(),
               duration(phases.halo).c_str(), duration(phases.update).c_str(),
               duration(phases.reflux).c_str(), duration(phases.regrid).c_str());
+  if (firstOrderFallbacks > 0)
+    std::printf("positivity: %lld cell reconstructions (per axis and stage) fell back to first "
+                "order\n",
+                firstOrderFallbacks);
 }
 
 void RunLog::line(const std::string& json) {

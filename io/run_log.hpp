@@ -37,7 +37,10 @@ public:
   };
 
   // The totals, with the stepping time split into its phases.
-  void finish(long long steps, double time, const PhaseSeconds& phases);
+  // firstOrderFallbacks: cells (counted once per axis and stage) whose reconstruction fell back
+  // to first order for positivity.
+  void finish(long long steps, double time, const PhaseSeconds& phases,
+              long long firstOrderFallbacks = 0);
 
   double cellUpdatesPerSecond() const;
 

@@ -3,8 +3,8 @@
 // from the ghost (every variable), and the boundary fluxes its refluxing takes from a finer ghost.
 // The owners send only these each step (engine/mpi/value_plan.hpp). The cells follow the halo
 // operations' arithmetic (halo_cell.hpp): the source cell itself, the 2^Dim children of a finer
-// source, and for a coarser source the parent cell with its neighbours along every axis (the
-// limited slope reads them where the parent is not at the patch edge). A change to that
+// source, and for a coarser source the parent cell with its neighbours along every axis, or at the
+// patch's edge the two cells inward (the limited slope, prolong_restrict.hpp). A change to that
 // arithmetic must change these reads too; the distributed tests (tests/mpi) fail where they fall
 // short.
 #include <algorithm>
@@ -49,12 +49,20 @@ void markSourceCells(const PatchLayout<Dim>& layout, HaloSource source, CellInde
     for (int a = 0; a < Dim; ++a)
       parent[a] = u[a] >> 1;
     markCell(layout, parent, cells);
-    for (int a = 0; a < Dim; ++a)
-      for (int d : {-1, 1}) {
+    const int n = layout.cellsPerAxis;
+    for (int a = 0; a < Dim; ++a) {
+      // Inside, the two neighbours; at an edge, the two cells inward (limitedLinearValue).
+      const bool lowEdge = parent[a] == 0, highEdge = parent[a] == n - 1;
+      for (int d : {-2, -1, 1, 2}) {
+        const bool read =
+            lowEdge || highEdge ? (lowEdge ? d > 0 : d < 0) && n >= 3 : (d == -1 || d == 1);
+        if (!read)
+          continue;
         CellIndex<Dim> side = parent;
         side[a] += d;
         markCell(layout, side, cells);
       }
+    }
   }
 }
 

@@ -166,6 +166,59 @@ struct EulerPulse {
   }
 };
 
+// The isentropic vortex (Yee, Sandham & Djomehri 1999; Shu 1998): a smooth exact solution that
+// the free stream `velocity` carries unchanged through a periodic box. Around `centre` (in the
+// x-y plane; uniform along z in 3D), with r the distance and beta the strength,
+//   du = -beta / (2 pi) exp((1 - r^2) / 2) (y - y_c),  dv = beta / (2 pi) exp((1 - r^2) / 2) (x -
+//   x_c), T = 1 - (gamma - 1) beta^2 / (8 gamma pi^2) exp(1 - r^2),  rho = T^(1 / (gamma - 1)), p =
+//   rho^gamma.
+template <int Dim>
+struct IsentropicVortex {
+  Euler<Dim> pde;
+  Vec<double, Dim> centre{};
+  Vec<double, Dim> velocity = Vec<double, Dim>::filled(0.0);
+  double strength = 5.0;
+
+  typename Euler<Dim>::State operator()(const Vec<double, Dim>& x) const {
+    const double dx = x[0] - centre[0], dy = x[1] - centre[1];
+    const double bump =
+        strength / (2.0 * 3.14159265358979323846) * std::exp(0.5 * (1.0 - dx * dx - dy * dy));
+    const double g = pde.gamma;
+    const double temperature = 1.0 - (g - 1.0) / (2.0 * g) * bump * bump;
+    typename Euler<Dim>::State w;
+    w[Euler<Dim>::kDensity] = std::pow(temperature, 1.0 / (g - 1.0));
+    for (int a = 0; a < Dim; ++a)
+      w[Euler<Dim>::kMomentum + a] = velocity[a];
+    w[Euler<Dim>::kMomentum] -= bump * dy;
+    w[Euler<Dim>::kMomentum + 1] += bump * dx;
+    w[Euler<Dim>::kEnergy] = std::pow(w[Euler<Dim>::kDensity], g);
+    return pde.toConserved(w);
+  }
+};
+
+// The Kelvin-Helmholtz instability of two shear layers in a periodic box [0, 1]^2 (in 3D uniform
+// along z), as in McNally, Lyra & Passy (2012) but with sharp layers: density `inner` moving at
+// +shear / 2 along x for |y - 1/2| < 1/4, `outer` moving at -shear / 2 elsewhere, pressure
+// uniform, and a seed vy = amplitude sin(4 pi x) that grows into the rolls.
+template <int Dim>
+struct KelvinHelmholtz {
+  Euler<Dim> pde;
+  double inner = 2.0, outer = 1.0;
+  double shear = 1.0;
+  double pressure = 2.5;
+  double amplitude = 0.01;
+
+  typename Euler<Dim>::State operator()(const Vec<double, Dim>& x) const {
+    const bool band = std::fabs(x[1] - 0.5) < 0.25;
+    typename Euler<Dim>::State w = Euler<Dim>::State::filled(0.0);
+    w[Euler<Dim>::kDensity] = band ? inner : outer;
+    w[Euler<Dim>::kMomentum] = (band ? 0.5 : -0.5) * shear;
+    w[Euler<Dim>::kMomentum + 1] = amplitude * std::sin(4.0 * 3.14159265358979323846 * x[0]);
+    w[Euler<Dim>::kEnergy] = pressure;
+    return pde.toConserved(w);
+  }
+};
+
 template <int Dim>
 struct ScalarPulse {
   GaussianPulse<Dim> pulse;

@@ -31,7 +31,7 @@ if [ "${1:-}" = "--bench" ]; then
   echo "== benchmarks"
   build/cuda/benchmarks/bench_device_update --benchmark_out="$OUT/bench_device_update.json" \
     --benchmark_out_format=json 2>&1 | grep -E "median|^BM_|Skip|ERROR" | tee "$OUT/bench_device_update.txt"
-  build/cuda/benchmarks/bench_amr_step --benchmark_filter='/1$' \
+  build/cuda/benchmarks/bench_amr_step --benchmark_filter='/1/[12]$' \
     --benchmark_out="$OUT/bench_amr_step.json" --benchmark_out_format=json 2>&1 |
     tee "$OUT/bench_amr_step.txt" | grep -E "^BM_|ERROR"
   build/cuda/benchmarks/bench_atomics --benchmark_out="$OUT/bench_atomics.json" \

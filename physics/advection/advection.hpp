@@ -12,6 +12,7 @@ namespace tessera {
 
 template <int Dim>
 struct Advection {
+  static constexpr const char* kName = "advection";
   static constexpr int kDim = Dim;
   static constexpr int kNumVars = 1;
   using State = Vec<double, 1>;

@@ -14,6 +14,7 @@ namespace tessera {
 
 template <int Dim>
 struct Euler {
+  static constexpr const char* kName = "euler";
   static constexpr int kDim = Dim;
   static constexpr int kNumVars = Dim + 2;
   static constexpr int kDensity = 0;

@@ -55,6 +55,7 @@
 #include "patches/remap_plan.hpp"
 #include "patches/uniform_patch_grid.hpp"
 #include "physics/conservation_law.hpp"
+#include "solvers/patch/fused_update_device.hpp"
 #include "solvers/patch/fused_update_host.hpp"
 #include "solvers/patch/refinement_flags.hpp"
 #include "solvers/patch/rusanov_update_device.hpp"
@@ -109,6 +110,7 @@ public:
     if (space_ == MemorySpace::Device) {
       requireDevice();
       device_ = std::make_unique<DeviceResources>();
+      device_->fallbacks.copyFromHost(std::vector<unsigned long long>{0});
     }
     setPatches(std::move(geometry), std::move(plan), std::move(refluxPlan), std::move(ghosts));
     current_ = PatchStore<kDim>(layout_, storedPatches(), space_);
@@ -274,7 +276,13 @@ public:
   const PatchScheme& scheme() const { return scheme_; }
   // Interior cells (counted once per axis) whose reconstruction fell back to first order for
   // positivity, on this rank, since the start.
-  long long firstOrderFallbacks() const { return fallbacks_; }
+  long long firstOrderFallbacks() const {
+    if (space_ == MemorySpace::Host)
+      return fallbacks_;
+    std::vector<unsigned long long> count(1);
+    device_->fallbacks.copyToHost(count);
+    return (long long)count[0];
+  }
   const StepTimes& times() const { return times_; }
 
 private:
@@ -288,6 +296,8 @@ private:
     DeviceRefluxPlan<kDim> reflux;
     DeviceArray<int> innerPatches, outerPatches; // HaloParts' patch lists, with ghosts only
     DeviceTimeStep<kDim> timeStep;
+    // Cells that fell back to first order, counted where the update runs.
+    DeviceArray<unsigned long long> fallbacks{1, MemorySpace::Device};
   };
 
   // The owned patches by what their halos read: the inner ones only owned patches, the outer ones
@@ -313,8 +323,7 @@ private:
     return parts;
   }
 
-  // The scheme must fit the layout and the PDE, and (so far) the device runs first-order Rusanov
-  // with forward Euler only.
+  // The scheme must fit the layout and the PDE.
   void checkScheme() const {
     const SpatialScheme& s = scheme_.spatial;
     if (layout_.halo < s.halo())
@@ -324,11 +333,6 @@ private:
     if (!riemannSolverApplies<PDE>(s.riemannSolver))
       throw std::invalid_argument("PatchSolver: the " + describe(s) +
                                   " scheme does not apply to this PDE");
-    if (space_ == MemorySpace::Device && !(s.firstOrderRusanov() && scheme_.integrator.stages == 1))
-      throw std::invalid_argument("PatchSolver: the device back end runs donor_cell + rusanov "
-                                  "with the euler integrator; " +
-                                  describe(s) + " with " + scheme_.integrator.name +
-                                  " runs on the host");
   }
 
   // One Runge-Kutta stage from `in` to `out`: halo fill (unless `in`'s halos are filled), the
@@ -406,9 +410,9 @@ private:
                       patches ? std::span<const int>(*patches) : std::span<const int>(),
                       &fallbacks_);
     } else if constexpr (kDeviceBuilt) {
-      rusanovUpdateDevice(pde_, layout_, device_->geometry.data(), count, in.data(), out.data(),
-                          stage.dt, patchLambda_.data(), fluxes,
-                          patches ? onDevice->data() : nullptr);
+      fusedUpdateDevice(pde_, scheme_.spatial, layout_, device_->geometry.data(), count, in.data(),
+                        out.data(), stage, patchLambda_.data(), fluxes,
+                        patches ? onDevice->data() : nullptr, device_->fallbacks.data());
     }
   }
 

@@ -10,91 +10,20 @@
 
 #include "engine/gpu_runtime.hpp"
 #include "numerics/flux/rusanov.hpp"
-#include "physics/advection/advection.hpp"
-#include "physics/euler/euler.hpp"
+#include "physics/shipped_systems.hpp"
 #include "solvers/patch/rusanov_unfused_device.hpp"
 #include "solvers/patch/rusanov_update_host.hpp"
+#include "solvers/patch/unfused_kernels.hpp"
 
 namespace tessera {
 namespace {
 
-constexpr int kThreads = 256;
-
-// The faces normal to one axis of one patch: face m along the axis lies between cells m - 1 and
-// m, so there are N + 1 along it and N along the others; cell c's lower face has coordinates c.
-// Stored [patch][var][face], x fastest, so consecutive threads write consecutive faces.
-template <int Dim>
-struct FaceGrid {
-  int cellsPerAxis;
-  int axis;
-  int numVars;
-
-  TESSERA_INLINE int extent(int a) const { return cellsPerAxis + (a == axis ? 1 : 0); }
-  TESSERA_INLINE int count() const {
-    int c = 1;
-    for (int a = 0; a < Dim; ++a)
-      c *= extent(a);
-    return c;
-  }
-  TESSERA_INLINE CellIndex<Dim> face(int f) const {
-    CellIndex<Dim> c;
-    for (int a = 0; a < Dim; ++a) {
-      c[a] = f % extent(a);
-      f /= extent(a);
-    }
-    return c;
-  }
-  TESSERA_INLINE std::size_t index(int patch, int var, CellIndex<Dim> c) const {
-    int offset = 0;
-    for (int a = Dim - 1; a >= 0; --a)
-      offset = offset * extent(a) + c[a];
-    return (std::size_t(patch) * numVars + var) * std::size_t(count()) + std::size_t(offset);
-  }
-};
+using namespace unfused_kernels;
 
 // The layout of the eigenvalue temporary: the patch plus one halo layer, one "variable" per axis.
 template <int Dim>
 TESSERA_INLINE PatchLayout<Dim> eigenvalueLayout(const PatchLayout<Dim>& layout) {
   return {layout.cellsPerAxis, 1, Dim};
-}
-
-// Cell number b of a patch's cells with halo, x fastest (halo cells have components -h or >= N).
-template <int Dim>
-TESSERA_INLINE CellIndex<Dim> cellWithHalo(const PatchLayout<Dim>& layout, int b) {
-  CellIndex<Dim> c;
-  for (int a = 0; a < Dim; ++a) {
-    c[a] = b % layout.extent() - layout.halo;
-    b /= layout.extent();
-  }
-  return c;
-}
-
-template <class PDE>
-TESSERA_INLINE typename PDE::State loadState(const PatchLayout<PDE::kDim>& layout, const double* q,
-                                             int patch, CellIndex<PDE::kDim> c) {
-  typename PDE::State s;
-  for (int v = 0; v < PDE::kNumVars; ++v)
-    s[v] = q[layout.index(patch, v, c)];
-  return s;
-}
-
-// The larger of two eigenvalues, NaN if either is NaN, so that the time step reports a broken
-// state (as the host twin does).
-TESSERA_INLINE double maxKeepingNan(double a, double b) {
-  return b > a || b != b ? b : a;
-}
-
-__device__ std::size_t firstItem() {
-  return std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-}
-__device__ std::size_t itemStride() {
-  return std::size_t(gridDim.x) * blockDim.x;
-}
-
-// Blocks for a grid-stride loop over `items`, capped: 16 million threads fill any device many
-// times over, and the loop hands each thread the rest.
-int blocksFor(std::size_t items) {
-  return int(std::min<std::size_t>((items + kThreads - 1) / kThreads, 65535));
 }
 
 // copy-sol: the interior of Q into Q_new, the base the update subtracts the fluxes from.
@@ -191,29 +120,6 @@ __global__ void updateSolution(PatchLayout<Dim> layout, const PatchGeometry<Dim>
   }
 }
 
-// reduce-eigv: one block per patch; each thread takes the largest eigenvalue over all axes of its
-// cells of Q_new, then a tree reduction in shared memory leaves the patch's maximum.
-template <class PDE>
-__global__ void reducePatchEigenvalues(PDE pde, PatchLayout<PDE::kDim> layout, const double* qNew,
-                                       double* patchLambda) {
-  __shared__ double partial[kThreads];
-  const int p = int(blockIdx.x), tid = int(threadIdx.x);
-  double lambda = 0.0;
-  for (int c = tid; c < layout.interiorCells(); c += kThreads)
-    lambda = maxKeepingNan(
-        lambda,
-        detail::maxEigenvalueAllAxes(pde, loadState<PDE>(layout, qNew, p, layout.interiorCell(c))));
-  partial[tid] = lambda;
-  __syncthreads();
-  for (int s = kThreads / 2; s > 0; s /= 2) {
-    if (tid < s)
-      partial[tid] = maxKeepingNan(partial[tid], partial[tid + s]);
-    __syncthreads();
-  }
-  if (tid == 0)
-    patchLambda[p] = partial[0];
-}
-
 } // namespace
 
 template <class PDE>
@@ -272,9 +178,10 @@ void UnfusedRusanovDevice<PDE>::update(const PDE& pde, const PatchGeometry<kDim>
   TESSERA_GPU_CHECK_LAUNCH();
 }
 
-template class UnfusedRusanovDevice<Euler<2>>;
-template class UnfusedRusanovDevice<Euler<3>>;
-template class UnfusedRusanovDevice<Advection<2>>;
-template class UnfusedRusanovDevice<Advection<3>>;
+#define TESSERA_INSTANTIATE_IN_2D_AND_3D(System)                                                   \
+  template class UnfusedRusanovDevice<System<2>>;                                                  \
+  template class UnfusedRusanovDevice<System<3>>;
+TESSERA_SHIPPED_SYSTEMS(TESSERA_INSTANTIATE_IN_2D_AND_3D)
+#undef TESSERA_INSTANTIATE_IN_2D_AND_3D
 
 } // namespace tessera

@@ -15,6 +15,7 @@
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
 #include "physics/conservation_law.hpp"
+#include "solvers/patch/max_eigenvalue.hpp"
 
 namespace tessera {
 
@@ -126,22 +127,6 @@ void sweepX(const PDE& pde, const PatchLayout<PDE::kDim>& layout, const double* 
         }
       }
     }
-}
-
-// The largest eigenvalue over all axes of one state. A PDE may provide maxEigenvalueAllAxes when
-// it computes that more cheaply than Dim separate calls (Euler shares one sound speed).
-template <ConservationLaw PDE>
-TESSERA_INLINE double maxEigenvalueAllAxes(const PDE& pde, const typename PDE::State& s) {
-  if constexpr (requires { pde.maxEigenvalueAllAxes(s); }) {
-    return pde.maxEigenvalueAllAxes(s);
-  } else {
-    double lambda = 0.0;
-    for (int a = 0; a < PDE::kDim; ++a) {
-      const double l = pde.maxEigenvalue(s, a);
-      lambda = l > lambda || l != l ? l : lambda;
-    }
-    return lambda;
-  }
 }
 
 // The largest eigenvalue of n consecutive x cells from offset `at` (NaN if any is NaN).

@@ -1,7 +1,9 @@
 // The adaptive patch solver on several ranks against one rank, run by ctest on 1, 2 and 4 ranks
 // (label mpi), on the host and (where there is one) on the device: a Sedov blast in 2D and 3D,
 // adapted every 4 steps (Loehner on pressure, buffer on, so that flags cross the ranks), 100
-// steps. Each rank also runs the same case alone (MPI_COMM_SELF) as the reference.
+// steps, at first order and with the default second-order scheme (PLM, van Leer, HLLC, SSP-RK2:
+// two stages, each with its ghost exchange and refluxing). Each rank also runs the same case alone
+// (MPI_COMM_SELF) as the reference.
 // - The distributed mesh is the one-rank mesh: every patch of every rank is a patch of the
 //   reference, and the ranks' patch counts add up to the reference's.
 // - Every owned cell equals the reference's cell to 1e-13 relative to the variable's largest
@@ -30,8 +32,12 @@ constexpr int kSteps = 100;
 constexpr int kRegridInterval = 4;
 
 // Patches of 8^Dim cells, the smallest the device update takes.
+const PatchScheme kSecondOrder{
+    {ReconstructionKind::Plm, LimiterKind::VanLeer, RiemannSolverKind::Hllc}, kSspRk2};
+
 template <int Dim>
-std::unique_ptr<AmrSolver<Euler<Dim>>> sedovBlast(MPI_Comm comm, MemorySpace space) {
+std::unique_ptr<AmrSolver<Euler<Dim>>> sedovBlast(MPI_Comm comm, MemorySpace space,
+                                                  const PatchScheme& scheme) {
   const int level0 = Dim == 2 ? 16 : 4;
   const int maxLevel = Dim == 2 ? 3 : 2;
   AmrSettings settings;
@@ -50,9 +56,10 @@ std::unique_ptr<AmrSolver<Euler<Dim>>> sedovBlast(MPI_Comm comm, MemorySpace spa
   ic.centre = Vec<double, Dim>::filled(0.13);
   ic.radius = 3.5 / (level0 * 8 * (1 << maxLevel));
   auto amr = std::make_unique<AmrSolver<Euler<Dim>>>(
-      comm, ic.pde, PatchLayout<Dim>{8, 1, Dim + 2}, Vec<int, Dim>::filled(level0),
-      Vec<double, Dim>::filled(-0.5), Vec<double, Dim>::filled(0.5),
-      DomainBoundary<Dim>::all(BoundaryKind::Reflecting), settings, criterion, 0.8 / Dim, space);
+      comm, ic.pde, PatchLayout<Dim>{8, scheme.spatial.halo(), Dim + 2},
+      Vec<int, Dim>::filled(level0), Vec<double, Dim>::filled(-0.5), Vec<double, Dim>::filled(0.5),
+      DomainBoundary<Dim>::all(BoundaryKind::Reflecting), settings, criterion, 0.8 / Dim, space,
+      scheme);
   amr->initialise([&](const PatchLayout<Dim>& layout, std::span<const PatchGeometry<Dim>> g) {
     ic.placeOn(layout, g, comm);
     return ic;
@@ -85,11 +92,11 @@ double patchImbalance(long long patches) {
 }
 
 template <int Dim>
-void expectEqualsOneRank(MemorySpace space) {
+void expectEqualsOneRank(MemorySpace space, const PatchScheme& scheme = {}) {
   using Solver = AmrSolver<Euler<Dim>>;
   constexpr int kVars = Dim + 2;
-  const auto one = sedovBlast<Dim>(MPI_COMM_SELF, space);
-  const auto many = sedovBlast<Dim>(MPI_COMM_WORLD, space);
+  const auto one = sedovBlast<Dim>(MPI_COMM_SELF, space, scheme);
+  const auto many = sedovBlast<Dim>(MPI_COMM_WORLD, space, scheme);
   const auto before = many->solver().conservedTotals();
   double worstImbalance = patchImbalance(many->solver().numPatches());
   int adapts = 0;
@@ -153,6 +160,14 @@ TEST_P(DistributedAmr, Sedov2dEqualsTheOneRankRunAndConserves) {
 
 TEST_P(DistributedAmr, Sedov3dEqualsTheOneRankRunAndConserves) {
   expectEqualsOneRank<3>(GetParam());
+}
+
+TEST_P(DistributedAmr, SecondOrderSedov2dEqualsTheOneRankRunAndConserves) {
+  expectEqualsOneRank<2>(GetParam(), kSecondOrder);
+}
+
+TEST_P(DistributedAmr, SecondOrderSedov3dEqualsTheOneRankRunAndConserves) {
+  expectEqualsOneRank<3>(GetParam(), kSecondOrder);
 }
 
 std::string spaceName(const ::testing::TestParamInfo<MemorySpace>& param) {

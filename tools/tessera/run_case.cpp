@@ -10,6 +10,7 @@
 #include "engine/timer.hpp"
 #include "io/config.hpp"
 #include "io/run_log.hpp"
+#include "physics/shipped_systems.hpp"
 #include "tools/tessera/case_reader.hpp"
 #include "tools/tessera/run_settings.hpp"
 #include "tools/tessera/run_unstructured_case.hpp"
@@ -85,12 +86,7 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme
              "must be even with adaptive refinement (amr.max_level > 0)");
   const double cfl = cfg.getDouble("time.cfl", 0.8 / Dim, io::Range{0.0, 1.0 / Dim, true, false});
   const RunSettings run = readRunSettings(cfg, request);
-  const bool deviceRunsScheme = scheme.spatial.firstOrderRusanov() && scheme.integrator.stages == 1;
-  const MemorySpace space =
-      readBackend(cfg, deviceRunsScheme ? nullptr
-                                        : "the device runs numerics.reconstruction = "
-                                          "\"donor_cell\", numerics.riemann_solver = "
-                                          "\"rusanov\" and time.integrator = \"euler\" so far");
+  const MemorySpace space = readBackend(cfg);
   cfg.rejectUnreadKeys(); // every key has been read: anything left is a mistake
 
   int rank = 0, ranks = 1;
@@ -143,10 +139,13 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme
       writeOutput();
   }
   writeOutput();
+  long long fallbacks = solver.firstOrderFallbacks();
+  MPI_Allreduce(MPI_IN_PLACE, &fallbacks, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   if (log)
     log->finish(
         solver.step(), solver.time(),
-        {solver.times().halo, solver.times().update, solver.times().reflux, amr.regridSeconds()});
+        {solver.times().halo, solver.times().update, solver.times().reflux, amr.regridSeconds()},
+        fallbacks);
   if (lead && schedule.beforeEnd(solver.time()))
     std::printf("stopped at time.max_steps = %lld before time.end_time\n", run.maxSteps);
 }
@@ -168,8 +167,8 @@ void runEuler(Config& cfg, const RunRequest& request) {
     return std::vector<double>(q.v, q.v + Euler<Dim>::kNumVars);
   });
 
-  const std::string type =
-      cfg.getChoice("initial.type", std::nullopt, {"sedov", "riemann", "pulse"});
+  const std::string type = cfg.getChoice(
+      "initial.type", std::nullopt, {"sedov", "riemann", "pulse", "vortex", "kelvin_helmholtz"});
   if (type == "sedov") {
     SedovBlast<Dim> ic;
     ic.pde = pde;
@@ -193,6 +192,26 @@ void runEuler(Config& cfg, const RunRequest& request) {
           return ic;
         },
         grid, boundary);
+  } else if (type == "vortex") {
+    IsentropicVortex<Dim> ic;
+    ic.pde = pde;
+    std::vector<double> mid(Dim);
+    for (int a = 0; a < Dim; ++a)
+      mid[a] = 0.5 * (grid.lower()[a] + grid.upper()[a]);
+    ic.centre = toVec<Dim>(cfg.getDoubles("initial.center", mid, Dim));
+    ic.strength = cfg.getDouble("initial.strength", 5.0, io::Range::closed(0.0, 10.0));
+    ic.velocity =
+        toVec<Dim>(cfg.getDoubles("initial.velocity", std::vector<double>(Dim, 0.0), Dim));
+    simulate(cfg, request, pde, scheme, fixedInitial(ic), grid, boundary);
+  } else if (type == "kelvin_helmholtz") {
+    KelvinHelmholtz<Dim> ic;
+    ic.pde = pde;
+    ic.inner = cfg.getDouble("initial.inner_density", 2.0, io::Range::positive());
+    ic.outer = cfg.getDouble("initial.outer_density", 1.0, io::Range::positive());
+    ic.shear = cfg.getDouble("initial.shear", 1.0);
+    ic.pressure = cfg.getDouble("initial.pressure", 2.5, io::Range::positive());
+    ic.amplitude = cfg.getDouble("initial.amplitude", 0.01);
+    simulate(cfg, request, pde, scheme, fixedInitial(ic), grid, boundary);
   } else if (type == "riemann") {
     const RiemannProblem<Dim> ic = readRiemann<Dim>(cfg, pde, grid.lower(), grid.upper());
     simulate(cfg, request, pde, scheme, fixedInitial(ic), grid, boundary);
@@ -233,8 +252,10 @@ void runCase(const RunRequest& request) {
   if (cfg.getChoice("mesh.type", "patches", {"patches", "unstructured"}) == "unstructured")
     return runUnstructuredCase(cfg, request);
   const int dim = cfg.getInt("mesh.dimension", 2, io::Range::closed(2, 3));
-  const std::string system = cfg.getChoice("physics.system", "euler", {"euler", "advection"});
-  if (system == "euler")
+  const std::string system = cfg.getChoice(
+      "physics.system", Euler<2>::kName,
+      std::vector<std::string>(std::begin(kShippedSystemNames), std::end(kShippedSystemNames)));
+  if (system == Euler<2>::kName)
     dim == 2 ? runEuler<2>(cfg, request) : runEuler<3>(cfg, request);
   else
     dim == 2 ? runAdvection<2>(cfg, request) : runAdvection<3>(cfg, request);

@@ -31,7 +31,7 @@ RunSettings readRunSettings(Config& cfg, const RunRequest& request, bool timeDep
   return s;
 }
 
-MemorySpace readBackend(Config& cfg, const char* notOnDevice) {
+MemorySpace readBackend(Config& cfg) {
   const std::string backend = cfg.getChoice("run.backend", "auto", {"auto", "host", "device"});
   if (backend == "host") {
     std::printf("tessera: back end host (run.backend = \"host\")\n");
@@ -44,13 +44,6 @@ MemorySpace readBackend(Config& cfg, const char* notOnDevice) {
       cfg.fail(ConfigErrorKind::Unavailable, "run.backend",
                "\"device\" cannot run here: " + std::string(missing.what()));
     std::printf("tessera: back end host (run.backend = \"auto\": %s)\n", missing.what());
-    return MemorySpace::Host;
-  }
-  if (notOnDevice) {
-    if (backend == "device")
-      cfg.fail(ConfigErrorKind::Inconsistent, "run.backend",
-               "\"device\" cannot run this case: " + std::string(notOnDevice));
-    std::printf("tessera: back end host (run.backend = \"auto\": %s)\n", notOnDevice);
     return MemorySpace::Host;
   }
   std::printf("tessera: back end %s (GPU)\n",

@@ -30,9 +30,7 @@ RunSettings readRunSettings(io::Config& cfg, const RunRequest& request, bool tim
 // The [run] section's back end: "host", "device", or "auto" (the device where this build has
 // one and a GPU is visible, else the host). A device that was asked for and is missing stops the
 // run with exit code 12; the first line of the run says which back end it uses and why.
-// `notOnDevice`, where given, says why the case's numerics run on the host only: "auto" then
-// takes the host, "device" is an error that says so.
-MemorySpace readBackend(io::Config& cfg, const char* notOnDevice = nullptr);
+MemorySpace readBackend(io::Config& cfg);
 
 // Creates the output folder and writes the effective configuration into it.
 void prepareOutputFolder(const io::Config& cfg, const RunSettings& run);

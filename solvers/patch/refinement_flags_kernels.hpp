@@ -1,13 +1,13 @@
+#pragma once
 // Device twin of refinementFlagsHost: the criterion's quantity once per cell, then per patch the
-// largest indicator over its interior cells.
+// largest indicator over its interior cells. Device code: include it from a .cu file only
+// (solvers/patch/patch_kernels.hpp).
 #include "engine/device_array.hpp"
 #include "engine/gpu_runtime.hpp"
-#include "physics/advection/advection.hpp"
-#include "physics/euler/euler.hpp"
 #include "solvers/patch/refinement_flags.hpp"
 
 namespace tessera {
-namespace {
+namespace refinement_kernels {
 
 constexpr int kFlagThreads = 256;
 
@@ -57,7 +57,7 @@ __global__ void __launch_bounds__(kFlagThreads)
     flags[p] = amr::flagFor(criterion, partial[0]);
 }
 
-} // namespace
+} // namespace refinement_kernels
 
 template <ConservationLaw PDE>
 void refinementFlagsDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
@@ -67,23 +67,14 @@ void refinementFlagsDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
     return;
   const std::size_t numValues = std::size_t(numPatches) * layout.varStride();
   DeviceArray<double> quantity(numValues, MemorySpace::Device); // from the pool; freed in order
-  const unsigned blocks = unsigned((numValues + kFlagThreads - 1) / kFlagThreads);
-  criterionQuantityKernel<PDE>
-      <<<blocks, kFlagThreads>>>(pde, layout, criterion, q, numValues, quantity.data());
+  const unsigned blocks = unsigned((numValues + refinement_kernels::kFlagThreads - 1) /
+                                   refinement_kernels::kFlagThreads);
+  refinement_kernels::criterionQuantityKernel<PDE><<<blocks, refinement_kernels::kFlagThreads>>>(
+      pde, layout, criterion, q, numValues, quantity.data());
   TESSERA_GPU_CHECK_LAUNCH();
-  refinementFlagsKernel<PDE::kDim>
-      <<<numPatches, kFlagThreads>>>(layout, criterion, quantity.data(), flags);
+  refinement_kernels::refinementFlagsKernel<PDE::kDim>
+      <<<numPatches, refinement_kernels::kFlagThreads>>>(layout, criterion, quantity.data(), flags);
   TESSERA_GPU_CHECK_LAUNCH();
 }
-
-#define TESSERA_INSTANTIATE(PDE)                                                                   \
-  template void refinementFlagsDevice(const PDE&, const PatchLayout<PDE::kDim>&,                   \
-                                      const amr::IndicatorCriterion&, const double*, int,          \
-                                      amr::AdaptFlag*);
-TESSERA_INSTANTIATE(Euler<2>)
-TESSERA_INSTANTIATE(Euler<3>)
-TESSERA_INSTANTIATE(Advection<2>)
-TESSERA_INSTANTIATE(Advection<3>)
-#undef TESSERA_INSTANTIATE
 
 } // namespace tessera

@@ -1,40 +1,19 @@
-// The fused Rusanov update on the device, by column marching (see rusanov_update_device.hpp), and
-// the per-patch eigenvalue reduction for the first step and after refluxing.
+#pragma once
+// The fused first-order Rusanov update on the device, by column marching (see
+// rusanov_update_device.hpp), and the per-patch eigenvalue reduction for the first step and after
+// refluxing. Device code: include it from a .cu file only (solvers/patch/patch_kernels.hpp).
 #include <cstddef>
 #include <stdexcept>
 
 #include "engine/gpu_runtime.hpp"
 #include "numerics/flux/rusanov.hpp"
 #include "patches/flux_register.hpp"
-#include "physics/advection/advection.hpp"
-#include "physics/euler/euler.hpp"
+#include "solvers/patch/patch_reduce_kernels.hpp"
 #include "solvers/patch/rusanov_update_device.hpp"
 #include "solvers/patch/rusanov_update_host.hpp"
 
 namespace tessera {
-namespace {
-
-// The larger of two eigenvalues where a NaN always wins, so that the time step reports it.
-__device__ inline double maxNaNWins(double kept, double candidate) {
-  return candidate > kept || candidate != candidate ? candidate : kept;
-}
-
-// Reduces one value per thread (NaN wins) over aligned groups of `group` threads (a power of two
-// dividing the block) in `scratch`, one double per thread; the group's first thread gets it.
-// The scratch may alias shared memory that slower threads are still reading (the fused kernel's
-// plane): hence the barrier before the first write.
-__device__ inline double groupMax(double value, int group, double* scratch) {
-  const int tid = int(threadIdx.x);
-  __syncthreads();
-  scratch[tid] = value;
-  __syncthreads();
-  for (int s = 1; s < group; s *= 2) {
-    if (tid % (2 * s) == 0)
-      scratch[tid] = maxNaNWins(scratch[tid], scratch[tid + s]);
-    __syncthreads();
-  }
-  return scratch[tid];
-}
+namespace rusanov_kernels {
 
 // How a block of the marching kernel covers patches. Threads are N along x times Rows. In 3D the
 // rows are y rows of one tile of the xy plane of one patch; the plane is N / Rows tiles, marched
@@ -399,7 +378,7 @@ __global__ void patchMaxEigenvalues(PDE pde, PatchLayout<PDE::kDim> layout,
     patchLambda[patch] = patchMax;
 }
 
-} // namespace
+} // namespace rusanov_kernels
 
 template <class PDE>
 void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
@@ -411,27 +390,10 @@ void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                                 "variables");
   if (numPatches <= 0)
     return;
-  // Threads per block (measured best on an H200, benchmarks/RESULTS.md): 128 in 2D (128 / N
-  // patches side by side), 256 for 3D patches of 16^3 and 32^3 (a 32^2 plane in four tiles), 64
-  // for 8^3.
-  constexpr bool k3D = PDE::kDim == 3;
-  const auto launch = [&]<int N, int Rows>() {
-    launchMarch<PDE, N, Rows>(pde, layout, geometry, numPatches, patches, q, qNew, dt, patchLambda,
-                              fluxRegister);
-  };
-  switch (layout.cellsPerAxis) {
-  case 8:
-    launch.template operator()<8, k3D ? 8 : 16>();
-    break;
-  case 16:
-    launch.template operator()<16, k3D ? 16 : 8>();
-    break;
-  case 32:
-    launch.template operator()<32, k3D ? 8 : 4>();
-    break;
-  default:
-    throw std::invalid_argument("rusanovUpdateDevice: patches of 8, 16 or 32 cells per axis");
-  }
+  withMarchShape<PDE::kDim>(layout.cellsPerAxis, "rusanovUpdateDevice", [&]<int N, int Rows>() {
+    rusanov_kernels::launchMarch<PDE, N, Rows>(pde, layout, geometry, numPatches, patches, q, qNew,
+                                               dt, patchLambda, fluxRegister);
+  });
 }
 
 template <class PDE>
@@ -440,21 +402,9 @@ void maxEigenvaluesDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout, 
   if (count <= 0)
     return;
   constexpr int kThreads = 256;
-  patchMaxEigenvalues<PDE>
+  rusanov_kernels::patchMaxEigenvalues<PDE>
       <<<count, kThreads, kThreads * sizeof(double)>>>(pde, layout, patches, q, patchLambda);
   TESSERA_GPU_CHECK_LAUNCH();
 }
-
-#define TESSERA_INSTANTIATE_FUSED_UPDATE(PDE)                                                      \
-  template void rusanovUpdateDevice(const PDE&, const PatchLayout<PDE::kDim>&,                     \
-                                    const PatchGeometry<PDE::kDim>*, int, const double*, double*,  \
-                                    double, double*, double*, const int*);                         \
-  template void maxEigenvaluesDevice(const PDE&, const PatchLayout<PDE::kDim>&, const int*, int,   \
-                                     const double*, double*);
-TESSERA_INSTANTIATE_FUSED_UPDATE(Euler<2>)
-TESSERA_INSTANTIATE_FUSED_UPDATE(Euler<3>)
-TESSERA_INSTANTIATE_FUSED_UPDATE(Advection<2>)
-TESSERA_INSTANTIATE_FUSED_UPDATE(Advection<3>)
-#undef TESSERA_INSTANTIATE_FUSED_UPDATE
 
 } // namespace tessera

@@ -1,0 +1,24 @@
+#pragma once
+// The fused update on the device for any spatial scheme and Runge-Kutta stage: the one entry the
+// PatchSolver calls, the twin of fusedUpdateHost (fused_update_host.hpp). The first-order
+// Rusanov forward-Euler step takes its column-marching kernel (rusanov_update_device.hpp), every
+// other combination the scheme kernel (scheme_update_kernels.hpp). Instantiated per PDE by
+// TESSERA_INSTANTIATE_PATCH_KERNELS (patch_kernels.hpp).
+#include "numerics/spatial_scheme.hpp"
+#include "patches/patch_geometry.hpp"
+#include "patches/patch_layout.hpp"
+#include "solvers/patch/stage_weights.hpp"
+
+namespace tessera {
+
+// All pointers are device pointers (stage.q0 too); `patches` lists the numPatches patches to
+// update, or is null for patches 0 .. numPatches - 1; cells that fell back to first order are
+// added to *fallbacks where it is given. Asynchronous.
+template <class PDE>
+void fusedUpdateDevice(const PDE& pde, const SpatialScheme& scheme,
+                       const PatchLayout<PDE::kDim>& layout,
+                       const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
+                       double* qOut, const StageWeights& stage, double* patchLambda,
+                       double* fluxRegister, const int* patches, unsigned long long* fallbacks);
+
+} // namespace tessera

@@ -1,0 +1,56 @@
+#pragma once
+// What the marching update kernels share (rusanov_update_kernels.hpp, scheme_update_kernels.hpp):
+// their block shapes, and the per-patch reduction of the largest eigenvalue, where a NaN always
+// wins so that the time step reports it. Device code: include it from a .cu file only.
+#include <stdexcept>
+#include <string>
+
+#include "engine/gpu_runtime.hpp"
+
+namespace tessera {
+
+// The larger of two eigenvalues where a NaN always wins, so that the time step reports it.
+__device__ inline double maxNaNWins(double kept, double candidate) {
+  return candidate > kept || candidate != candidate ? candidate : kept;
+}
+
+// Reduces one value per thread (NaN wins) over aligned groups of `group` threads (a power of two
+// dividing the block) in `scratch`, one double per thread; the group's first thread gets it.
+// The scratch may alias shared memory that slower threads are still reading (the fused kernel's
+// plane): hence the barrier before the first write.
+__device__ inline double groupMax(double value, int group, double* scratch) {
+  const int tid = int(threadIdx.x);
+  __syncthreads();
+  scratch[tid] = value;
+  __syncthreads();
+  for (int s = 1; s < group; s *= 2) {
+    if (tid % (2 * s) == 0)
+      scratch[tid] = maxNaNWins(scratch[tid], scratch[tid + s]);
+    __syncthreads();
+  }
+  return scratch[tid];
+}
+
+// launch.template operator()<N, Rows>() with the block shape for patches of cellsPerAxis cells:
+// N threads along x times Rows rows, 128 threads in 2D (128 / N patches side by side), 256 for 3D
+// patches of 16^3 and 32^3 (a 32^2 plane in four tiles), 64 for 8^3 (measured best for the
+// first-order kernel on an H200, benchmarks/RESULTS.md).
+template <int Dim, class Launch>
+void withMarchShape(int cellsPerAxis, const char* kernel, Launch&& launch) {
+  constexpr bool k3D = Dim == 3;
+  switch (cellsPerAxis) {
+  case 8:
+    launch.template operator()<8, k3D ? 8 : 16>();
+    break;
+  case 16:
+    launch.template operator()<16, k3D ? 16 : 8>();
+    break;
+  case 32:
+    launch.template operator()<32, k3D ? 8 : 4>();
+    break;
+  default:
+    throw std::invalid_argument(std::string(kernel) + ": patches of 8, 16 or 32 cells per axis");
+  }
+}
+
+} // namespace tessera

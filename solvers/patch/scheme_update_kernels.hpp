@@ -1,0 +1,327 @@
+#pragma once
+// The fused update of any spatial scheme on the device, for one Runge-Kutta stage: the twin of
+// schemeUpdateHost (scheme_update_host.hpp), computing the same face states, the same fluxes and
+// the same differences in the same order. Device code: include it from a .cu file only.
+//
+// A block marches one tile of a patch along the last axis (z in 3D, y in 2D). Its threads own the
+// tile's columns: N along x times Rows rows (3D: y rows of one patch, the patch's N / Rows tiles
+// one after another; 2D: Rows patches side by side, one x row each). Per plane k of the march:
+//  1. the block stages the plane's cells with a ring of two (x; in 3D also y) in shared memory,
+//     conserved and reconstructed variables, each converted once;
+//  2. each thread computes the in-plane faces below its cell (and the tile's upper faces where it
+//     sits on the tile's edge) from the staged cells: the reconstruction of the two cells on the
+//     face and one Riemann flux; the faces go to shared memory;
+//  3. the marching axis needs no neighbour: each thread keeps its column's cells k - 1, k, k + 1
+//     in registers (k + 1 read straight from global memory), so the face k - 1/2 completes cell
+//     k - 1: qOut = keep q0 + advance (q - dt/dx (dF_x + dF_y + dF_z)), in the host's order of
+//     subtraction, written once, and the largest eigenvalue of the written state.
+// Each cell is read twice (the plane, and the column ahead, which L1 or L2 usually still holds)
+// and written once; no temporaries in global memory. Cells whose reconstruction fell back to
+// first order are counted once per axis, as on the host.
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+#include "engine/gpu_runtime.hpp"
+#include "numerics/reconstruct/cell_faces.hpp"
+#include "patches/flux_register.hpp"
+#include "patches/patch_geometry.hpp"
+#include "patches/patch_layout.hpp"
+#include "physics/conservation_law.hpp"
+#include "solvers/patch/max_eigenvalue.hpp"
+#include "solvers/patch/patch_reduce_kernels.hpp"
+#include "solvers/patch/stage_weights.hpp"
+
+namespace tessera {
+namespace scheme_kernels {
+
+// How a block covers patches: N x Rows threads; in 3D the tile is Rows y rows of one patch and
+// the ring adds Halo rows on each side, in 2D the Rows rows are patches with no ring across them.
+template <int Dim, int N, int Rows, int Halo>
+struct TileShape {
+  static constexpr int kThreads = N * Rows;
+  static constexpr int kTiles = Dim == 3 ? N / Rows : 1;
+  static constexpr int kPatchesPerBlock = Dim == 3 ? 1 : Rows;
+  static constexpr int kPitch = N + 2 * Halo;       // x from -Halo to N - 1 + Halo
+  static constexpr int kRing = Dim == 3 ? Halo : 0; // rows of ring in y
+  static constexpr int kPlaneCells = (Rows + 2 * kRing) * kPitch;
+  static constexpr int kXFaces = Rows * (N + 1);
+  static constexpr int kYFaces = Dim == 3 ? (Rows + 1) * N : 0;
+  static_assert(Dim == 2 || N % Rows == 0, "a 3D plane is whole tiles");
+  // 512 resident threads per multiprocessor: at most 128 registers a thread. Without the bound
+  // the 3D Euler kernels took 170-176, one 256-thread block per multiprocessor.
+  static constexpr int kMinBlocks = 512 / kThreads;
+
+  // Doubles of shared memory: the plane's conserved and reconstructed variables, the x (and y)
+  // face fluxes, and one per thread for the eigenvalue reduction (aliasing the plane).
+  static constexpr std::size_t sharedDoubles(int numVars) {
+    return std::size_t(numVars) * (2 * kPlaneCells + kXFaces + kYFaces);
+  }
+};
+
+template <class PDE>
+__device__ inline typename PDE::State readState(const double* at, std::size_t varStride) {
+  typename PDE::State s;
+  for (int v = 0; v < PDE::kNumVars; ++v)
+    s[v] = at[v * varStride];
+  return s;
+}
+
+template <class PDE>
+__device__ inline typename PDE::State readShared(const double* array, int stride, int at) {
+  typename PDE::State s;
+  for (int v = 0; v < PDE::kNumVars; ++v)
+    s[v] = array[v * stride + at];
+  return s;
+}
+
+template <class PDE>
+__device__ inline void writeShared(const typename PDE::State& s, double* array, int stride,
+                                   int at) {
+  for (int v = 0; v < PDE::kNumVars; ++v)
+    array[v * stride + at] = s[v];
+}
+
+// The face states of plane cell `at` along the in-plane axis whose cells lie `step` apart; a
+// reconstruction that reads no neighbour (a halo of one) is not given any.
+template <class Recon, class PDE, int Cells>
+__device__ inline CellFaces<PDE> stagedCellFaces(const PDE& pde, const double* sq, const double* sv,
+                                                 int at, int step) {
+  const auto v = readShared<PDE>(sv, Cells, at);
+  if constexpr (Recon::kHalo == 1)
+    return cellFaces<Recon>(pde, v, v, v, readShared<PDE>(sq, Cells, at));
+  else
+    return cellFaces<Recon>(pde, readShared<PDE>(sv, Cells, at - step), v,
+                            readShared<PDE>(sv, Cells, at + step), readShared<PDE>(sq, Cells, at));
+}
+
+// The Riemann flux of the face between plane cells `below` and `below + step` (step 1: x, the
+// pitch: y), from the cells on each side; firstOrder reports the upper cell's fallback.
+template <class Recon, class Flux, class PDE, int Cells>
+__device__ inline typename PDE::State inPlaneFace(const PDE& pde, const double* sq,
+                                                  const double* sv, int below, int step, int axis,
+                                                  bool& firstOrder) {
+  const auto lower = stagedCellFaces<Recon, PDE, Cells>(pde, sq, sv, below, step);
+  const auto upper = stagedCellFaces<Recon, PDE, Cells>(pde, sq, sv, below + step, step);
+  firstOrder = upper.firstOrder;
+  return Flux::flux(pde, lower.upper, upper.lower, axis);
+}
+
+// Stage s of cell `at`: qOut = keep q0 + advance * stepped, as schemeUpdatePatch writes it;
+// returns the largest eigenvalue of the new state.
+template <class PDE>
+__device__ inline double completeCell(const PDE& pde, const typename PDE::State& stepped,
+                                      const StageWeights& stage, double* qOut, std::size_t at,
+                                      std::size_t varStride, bool writes) {
+  typename PDE::State result;
+  for (int v = 0; v < PDE::kNumVars; ++v) {
+    const std::size_t e = at + v * varStride;
+    result[v] = stage.keep == 0.0 ? stage.advance * stepped[v]
+                                  : stage.keep * stage.q0[e] + stage.advance * stepped[v];
+    if (writes)
+      qOut[e] = result[v];
+  }
+  return detail::maxEigenvalueAllAxes(pde, result);
+}
+
+template <class PDE>
+__device__ inline void storeRegister(double* fluxRegister, std::size_t at, std::size_t varStride,
+                                     const typename PDE::State& face) {
+  for (int v = 0; v < PDE::kNumVars; ++v)
+    fluxRegister[at + v * varStride] = face[v];
+}
+
+template <class PDE, class Recon, class Flux, int N, int Rows>
+__global__ void __launch_bounds__(N* Rows,
+                                  (TileShape<PDE::kDim, N, Rows, Recon::kHalo>::kMinBlocks))
+    schemeMarch(PDE pde, PatchLayout<PDE::kDim> layout,
+                const PatchGeometry<PDE::kDim>* __restrict__ geometry, int numPatches,
+                const int* __restrict__ patches, const double* __restrict__ q,
+                double* __restrict__ qOut, StageWeights stage, double* __restrict__ patchLambda,
+                double* __restrict__ fluxRegister, unsigned long long* __restrict__ fallbacks) {
+  using State = typename PDE::State;
+  using Shape = TileShape<PDE::kDim, N, Rows, Recon::kHalo>;
+  constexpr int kHalo = Recon::kHalo;
+  constexpr int kDim = PDE::kDim, kMarch = kDim - 1, kVars = PDE::kNumVars;
+  constexpr int kCells = Shape::kPlaneCells, kPitch = Shape::kPitch, kRing = Shape::kRing;
+  extern __shared__ double shared[];
+  double* const sq = shared;                        // [var][plane cell]
+  double* const sv = sq + kVars * kCells;           // reconstructed variables
+  double* const sfx = sv + kVars * kCells;          // [var][row][face], N + 1 faces a row
+  double* const sfy = sfx + kVars * Shape::kXFaces; // 3D: [var][face row][i], Rows + 1 rows
+
+  const int tid = int(threadIdx.x), i = tid % N, row = tid / N;
+  const auto patchAt = [patches](int k) { return patches ? patches[k] : k; };
+  // 2D: a block's rows past the last patch compute on a copy of it and write nothing.
+  const int patchOfRow = kDim == 3 ? int(blockIdx.x) : int(blockIdx.x) * Rows + row;
+  const bool writes = patchOfRow < numPatches;
+  const int patch = patchAt(writes ? patchOfRow : numPatches - 1);
+  const std::size_t vs = layout.varStride();
+  const int planeStride = layout.axisStride(kMarch);
+  const PatchGeometry<kDim> g = geometry[patch];
+  const double rx = stage.dt / g.dx[0], rm = stage.dt / g.dx[kMarch];
+  const double ry = kDim == 3 ? stage.dt / g.dx[1] : 0.0;
+  const FluxRegisterLayout<kDim> reg{N, kVars};
+  const std::size_t regVar = std::size_t(reg.faceCells());
+  const int cell = (row + kRing) * kPitch + i + kHalo; // this thread's plane cell
+  double lambda = 0.0;
+  unsigned long long fell = 0;
+
+  for (int tile = 0; tile < Shape::kTiles; ++tile) {
+    const int j = tile * Rows + row; // 3D: this column's y
+    // Offset of cell (x, y, plane) of the patch that plane row r (ring included) lies in.
+    const auto offsetOf = [&](int x, int r, int plane) {
+      CellIndex<kDim> c{};
+      c[0] = x;
+      if constexpr (kDim == 3)
+        c[1] = tile * Rows + r;
+      c[kMarch] = plane;
+      return layout.cellOffset(c);
+    };
+    const std::size_t ownPatch = layout.varOffset(patch, 0);
+    const double* const column = q + ownPatch + offsetOf(i, row, 0);
+
+    // The column's cells below, at and above the plane: reconstructed variables and the state
+    // (a halo of one reads no neighbour: the cell itself stands in for it).
+    State qAt = readState<PDE>(column - planeStride, vs);
+    State vAt = reconstructedVariables<Recon>(pde, qAt);
+    State vBelow = vAt;
+    if constexpr (kHalo > 1)
+      vBelow = reconstructedVariables<Recon>(pde, readState<PDE>(column - 2 * planeStride, vs));
+    State qAbove = readState<PDE>(column, vs);
+    State vAbove = reconstructedVariables<Recon>(pde, qAbove);
+    // Cell -1's upper face state; the face below plane k and the partial update of plane k - 1.
+    State upperBelow = cellFaces<Recon>(pde, vBelow, vAt, vAbove, qAt).upper;
+    State faceBelow{}, partialBelow{};
+
+#pragma unroll 1
+    for (int k = 0; k < N; ++k) {
+      // Shift the column window to plane k: cells k - 1, k, k + 1.
+      vBelow = vAt;
+      vAt = vAbove;
+      qAt = qAbove;
+      qAbove = readState<PDE>(column + (k + 1) * planeStride, vs);
+      vAbove = reconstructedVariables<Recon>(pde, qAbove);
+
+      // 1. Stage plane k with its ring (the previous plane's readers are done).
+      __syncthreads();
+      for (int c = tid; c < kCells; c += Shape::kThreads) {
+        const int x = c % kPitch - kHalo, r = c / kPitch - kRing;
+        const int p = kDim == 3 ? patch : patchAt(min(int(blockIdx.x) * Rows + r, numPatches - 1));
+        const State s = readState<PDE>(q + layout.varOffset(p, 0) + offsetOf(x, r, k), vs);
+        writeShared<PDE>(s, sq, kCells, c);
+        writeShared<PDE>(reconstructedVariables<Recon>(pde, s), sv, kCells, c);
+      }
+      __syncthreads();
+
+      // 2. The in-plane faces below this cell, and the tile's upper faces on its edge.
+      bool firstOrder = false, unused = false;
+      writeShared<PDE>(
+          inPlaneFace<Recon, Flux, PDE, kCells>(pde, sq, sv, cell - 1, 1, 0, firstOrder), sfx,
+          Shape::kXFaces, row * (N + 1) + i);
+      fell += firstOrder;
+      if (i == N - 1)
+        writeShared<PDE>(inPlaneFace<Recon, Flux, PDE, kCells>(pde, sq, sv, cell, 1, 0, unused),
+                         sfx, Shape::kXFaces, row * (N + 1) + N);
+      if constexpr (kDim == 3) {
+        writeShared<PDE>(inPlaneFace<Recon, Flux, PDE, kCells>(pde, sq, sv, cell - kPitch, kPitch,
+                                                               1, firstOrder),
+                         sfy, Shape::kYFaces, row * N + i);
+        fell += firstOrder;
+        if (row == Rows - 1)
+          writeShared<PDE>(
+              inPlaneFace<Recon, Flux, PDE, kCells>(pde, sq, sv, cell, kPitch, 1, unused), sfy,
+              Shape::kYFaces, Rows * N + i);
+      }
+
+      // 3. The marching face k - 1/2 completes plane k - 1 (or is the patch's lower face).
+      const CellFaces<PDE> own = cellFaces<Recon>(pde, vBelow, vAt, vAbove, qAt);
+      fell += own.firstOrder;
+      const State face = Flux::flux(pde, upperBelow, own.lower, kMarch);
+      upperBelow = own.upper;
+      if (k > 0) {
+        State done;
+        for (int v = 0; v < kVars; ++v)
+          done[v] = partialBelow[v] - rm * (face[v] - faceBelow[v]);
+        lambda = maxNaNWins(lambda, completeCell(pde, done, stage, qOut,
+                                                 ownPatch + offsetOf(i, row, k - 1), vs, writes));
+      } else if (fluxRegister && writes) {
+        storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 0, 0, kDim == 3 ? i + N * j : i),
+                           regVar, face);
+      }
+      faceBelow = face;
+      __syncthreads();
+
+      // The cell's in-plane differences, x then y, as on the host.
+      const State xBelow = readShared<PDE>(sfx, Shape::kXFaces, row * (N + 1) + i);
+      const State xAbove = readShared<PDE>(sfx, Shape::kXFaces, row * (N + 1) + i + 1);
+      for (int v = 0; v < kVars; ++v)
+        partialBelow[v] = qAt[v] - rx * (xAbove[v] - xBelow[v]);
+      if (fluxRegister && writes && (i == 0 || i == N - 1))
+        storeRegister<PDE>(fluxRegister,
+                           reg.index(patch, 0, i == N - 1, 0, kDim == 3 ? j + N * k : k), regVar,
+                           i == N - 1 ? xAbove : xBelow);
+      if constexpr (kDim == 3) {
+        const State yBelow = readShared<PDE>(sfy, Shape::kYFaces, row * N + i);
+        const State yAbove = readShared<PDE>(sfy, Shape::kYFaces, (row + 1) * N + i);
+        for (int v = 0; v < kVars; ++v)
+          partialBelow[v] = partialBelow[v] - ry * (yAbove[v] - yBelow[v]);
+        if (fluxRegister && writes && (j == 0 || j == N - 1))
+          storeRegister<PDE>(fluxRegister, reg.index(patch, 1, j == N - 1, 0, i + N * k), regVar,
+                             j == N - 1 ? yAbove : yBelow);
+      }
+    }
+
+    // The face above the last plane closes it and is the patch's upper face.
+    State vTop = vAbove;
+    if constexpr (kHalo > 1)
+      vTop = reconstructedVariables<Recon>(pde, readState<PDE>(column + (N + 1) * planeStride, vs));
+    const State top = cellFaces<Recon>(pde, vAt, vAbove, vTop, qAbove).lower;
+    const State face = Flux::flux(pde, upperBelow, top, kMarch);
+    State done;
+    for (int v = 0; v < kVars; ++v)
+      done[v] = partialBelow[v] - rm * (face[v] - faceBelow[v]);
+    lambda = maxNaNWins(lambda, completeCell(pde, done, stage, qOut,
+                                             ownPatch + offsetOf(i, row, N - 1), vs, writes));
+    if (fluxRegister && writes)
+      storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 1, 0, kDim == 3 ? i + N * j : i),
+                         regVar, face);
+  }
+
+  if (fallbacks && writes && fell)
+    atomicAdd(fallbacks, fell);
+  // One eigenvalue per patch: over the block in 3D, over each row's N threads in 2D.
+  const double patchMax = groupMax(lambda, kDim == 3 ? Shape::kThreads : N, shared);
+  if (tid % (kDim == 3 ? Shape::kThreads : N) == 0 && writes)
+    patchLambda[patch] = patchMax;
+}
+
+} // namespace scheme_kernels
+
+// The launch for one (reconstruction, Riemann solver); see schemeUpdateHost for the arguments.
+// Block shapes as the first-order kernel's (withMarchShape).
+template <class Recon, class Flux, class PDE>
+void schemeUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
+                        const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
+                        double* qOut, const StageWeights& stage, double* patchLambda,
+                        double* fluxRegister, const int* patches, unsigned long long* fallbacks) {
+  if (layout.halo < Recon::kHalo || layout.numVars != PDE::kNumVars)
+    throw std::invalid_argument("schemeUpdateDevice: " + std::string(Recon::kName) +
+                                " needs a halo of " + std::to_string(Recon::kHalo) +
+                                " and the PDE's variables");
+  if (numPatches <= 0)
+    return;
+  withMarchShape<PDE::kDim>(layout.cellsPerAxis, "schemeUpdateDevice", [&]<int N, int Rows>() {
+    using Shape = scheme_kernels::TileShape<PDE::kDim, N, Rows, Recon::kHalo>;
+    const auto kernel = &scheme_kernels::schemeMarch<PDE, Recon, Flux, N, Rows>;
+    const std::size_t bytes = sizeof(double) * Shape::sharedDoubles(PDE::kNumVars);
+    TESSERA_GPU_CHECK(gpuFuncSetAttribute(reinterpret_cast<const void*>(kernel),
+                                          gpuFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+    const int blocks = (numPatches + Shape::kPatchesPerBlock - 1) / Shape::kPatchesPerBlock;
+    kernel<<<blocks, Shape::kThreads, bytes>>>(pde, layout, geometry, numPatches, patches, q, qOut,
+                                               stage, patchLambda, fluxRegister, fallbacks);
+    TESSERA_GPU_CHECK_LAUNCH();
+  });
+}
+
+} // namespace tessera
