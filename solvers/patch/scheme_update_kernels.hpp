@@ -8,9 +8,10 @@
 // one after another; 2D: Rows patches side by side, one x row each). Per plane k of the march:
 //  1. the block stages the plane's cells with a ring of two (x; in 3D also y) in shared memory,
 //     conserved and reconstructed variables, each converted once;
-//  2. each thread computes the in-plane faces below its cell (and the tile's upper faces where it
-//     sits on the tile's edge) from the staged cells: the reconstruction of the two cells on the
-//     face and one Riemann flux; the faces go to shared memory;
+//  2. each thread reconstructs its cell's face states along each in-plane axis once (threads of
+//     the ring's cells next to the tile theirs too) into shared memory; after a barrier, each
+//     computes the Riemann fluxes of the in-plane faces below its cell (and the tile's upper faces
+//     where it sits on the tile's edge), into the memory the staged plane no longer needs;
 //  3. the marching axis needs no neighbour: each thread keeps its column's cells k - 1, k, k + 1
 //     in registers (k + 1 read straight from global memory), so the face k - 1/2 completes cell
 //     k - 1: qOut = keep q0 + advance (q - dt/dx (dF_x + dF_y + dF_z)), in the host's order of
@@ -52,11 +53,18 @@ struct TileShape {
   // the 3D Euler kernels took 170-176, one 256-thread block per multiprocessor.
   static constexpr int kMinBlocks = 512 / kThreads;
 
-  // Doubles of shared memory: the plane's conserved and reconstructed variables, the x (and y)
-  // face fluxes, and one per thread for the eigenvalue reduction (aliasing the plane).
+  // Cells of the ring whose face states the tile's edge faces need: the x ends of each row, and
+  // in 3D the y rows just outside the tile; at most one per thread.
+  static constexpr int kRingCells = 2 * Rows + (Dim == 3 ? 2 * N : 0);
+  static_assert(kRingCells <= kThreads, "one ring cell per thread at most");
+
+  // Doubles of shared memory: the plane's conserved and reconstructed variables (the face fluxes
+  // and the eigenvalue reduction reuse them once the face states are made), and every plane
+  // cell's lower and upper face states along each in-plane axis.
   static constexpr std::size_t sharedDoubles(int numVars) {
-    return std::size_t(numVars) * (2 * kPlaneCells + kXFaces + kYFaces);
+    return std::size_t(numVars) * kPlaneCells * (2 + 2 * (Dim - 1));
   }
+  static_assert(kXFaces + kYFaces <= 2 * kPlaneCells, "the face fluxes fit in the plane");
 };
 
 template <class PDE>
@@ -93,18 +101,6 @@ __device__ inline CellFaces<PDE> stagedCellFaces(const PDE& pde, const double* s
   else
     return cellFaces<Recon>(pde, readShared<PDE>(sv, Cells, at - step), v,
                             readShared<PDE>(sv, Cells, at + step), readShared<PDE>(sq, Cells, at));
-}
-
-// The Riemann flux of the face between plane cells `below` and `below + step` (step 1: x, the
-// pitch: y), from the cells on each side; firstOrder reports the upper cell's fallback.
-template <class Recon, class Flux, class PDE, int Cells>
-__device__ inline typename PDE::State inPlaneFace(const PDE& pde, const double* sq,
-                                                  const double* sv, int below, int step, int axis,
-                                                  bool& firstOrder) {
-  const auto lower = stagedCellFaces<Recon, PDE, Cells>(pde, sq, sv, below, step);
-  const auto upper = stagedCellFaces<Recon, PDE, Cells>(pde, sq, sv, below + step, step);
-  firstOrder = upper.firstOrder;
-  return Flux::flux(pde, lower.upper, upper.lower, axis);
 }
 
 // Stage s of cell `at`: qOut = keep q0 + advance * stepped, as schemeUpdatePatch writes it;
@@ -145,10 +141,17 @@ __global__ void __launch_bounds__(N* Rows,
   constexpr int kDim = PDE::kDim, kMarch = kDim - 1, kVars = PDE::kNumVars;
   constexpr int kCells = Shape::kPlaneCells, kPitch = Shape::kPitch, kRing = Shape::kRing;
   extern __shared__ double shared[];
-  double* const sq = shared;                        // [var][plane cell]
-  double* const sv = sq + kVars * kCells;           // reconstructed variables
-  double* const sfx = sv + kVars * kCells;          // [var][row][face], N + 1 faces a row
-  double* const sfy = sfx + kVars * Shape::kXFaces; // 3D: [var][face row][i], Rows + 1 rows
+  double* const sq = shared;              // [var][plane cell]
+  double* const sv = sq + kVars * kCells; // reconstructed variables
+  // Face states [var][plane cell]: lower and upper along x, and in 3D along y.
+  double* const slx = sv + kVars * kCells;
+  double* const sux = slx + kVars * kCells;
+  double* const sly = sux + kVars * kCells;
+  double* const suy = sly + kVars * kCells;
+  // The face fluxes reuse the staged plane once the face states are made: x [var][row][face],
+  // N + 1 faces a row; 3D y [var][face row][i], Rows + 1 face rows.
+  double* const sfx = shared;
+  double* const sfy = sfx + kVars * Shape::kXFaces;
 
   const int tid = int(threadIdx.x), i = tid % N, row = tid / N;
   const auto patchAt = [patches](int k) { return patches ? patches[k] : k; };
@@ -164,6 +167,19 @@ __global__ void __launch_bounds__(N* Rows,
   const FluxRegisterLayout<kDim> reg{N, kVars};
   const std::size_t regVar = std::size_t(reg.faceCells());
   const int cell = (row + kRing) * kPitch + i + kHalo; // this thread's plane cell
+  // This thread's ring cell, if any, and the axis whose face states it needs: the x ends of row
+  // r (cells -1 and N), or in 3D the y rows -1 and Rows.
+  int ringCell = -1, ringStep = 1;
+  if (tid < Shape::kRingCells) {
+    const int u = tid % (Shape::kRingCells / 2);
+    const bool upper = tid >= Shape::kRingCells / 2;
+    if (u < Rows) {
+      ringCell = (u + kRing) * kPitch + (upper ? N : -1) + kHalo;
+    } else {
+      ringCell = ((upper ? Rows : -1) + kRing) * kPitch + (u - Rows) + kHalo;
+      ringStep = kPitch;
+    }
+  }
   double lambda = 0.0;
   unsigned long long fell = 0;
 
@@ -203,7 +219,8 @@ __global__ void __launch_bounds__(N* Rows,
       qAbove = readState<PDE>(column + (k + 1) * planeStride, vs);
       vAbove = reconstructedVariables<Recon>(pde, qAbove);
 
-      // 1. Stage plane k with its ring (the previous plane's readers are done).
+      // 1. Stage plane k with its ring (the previous plane's face fluxes, which share the
+      //    memory, are read).
       __syncthreads();
       for (int c = tid; c < kCells; c += Shape::kThreads) {
         const int x = c % kPitch - kHalo, r = c / kPitch - kRing;
@@ -214,27 +231,26 @@ __global__ void __launch_bounds__(N* Rows,
       }
       __syncthreads();
 
-      // 2. The in-plane faces below this cell, and the tile's upper faces on its edge.
-      bool firstOrder = false, unused = false;
-      writeShared<PDE>(
-          inPlaneFace<Recon, Flux, PDE, kCells>(pde, sq, sv, cell - 1, 1, 0, firstOrder), sfx,
-          Shape::kXFaces, row * (N + 1) + i);
-      fell += firstOrder;
-      if (i == N - 1)
-        writeShared<PDE>(inPlaneFace<Recon, Flux, PDE, kCells>(pde, sq, sv, cell, 1, 0, unused),
-                         sfx, Shape::kXFaces, row * (N + 1) + N);
-      if constexpr (kDim == 3) {
-        writeShared<PDE>(inPlaneFace<Recon, Flux, PDE, kCells>(pde, sq, sv, cell - kPitch, kPitch,
-                                                               1, firstOrder),
-                         sfy, Shape::kYFaces, row * N + i);
-        fell += firstOrder;
-        if (row == Rows - 1)
-          writeShared<PDE>(
-              inPlaneFace<Recon, Flux, PDE, kCells>(pde, sq, sv, cell, kPitch, 1, unused), sfy,
-              Shape::kYFaces, Rows * N + i);
+      // 2. Face states, once per cell and in-plane axis: the thread's own cell, and its ring cell.
+      {
+        const auto x = stagedCellFaces<Recon, PDE, kCells>(pde, sq, sv, cell, 1);
+        writeShared<PDE>(x.lower, slx, kCells, cell);
+        writeShared<PDE>(x.upper, sux, kCells, cell);
+        fell += x.firstOrder;
+        if constexpr (kDim == 3) {
+          const auto y = stagedCellFaces<Recon, PDE, kCells>(pde, sq, sv, cell, kPitch);
+          writeShared<PDE>(y.lower, sly, kCells, cell);
+          writeShared<PDE>(y.upper, suy, kCells, cell);
+          fell += y.firstOrder;
+        }
+        if (ringCell >= 0) {
+          const auto ring = stagedCellFaces<Recon, PDE, kCells>(pde, sq, sv, ringCell, ringStep);
+          writeShared<PDE>(ring.lower, ringStep == 1 ? slx : sly, kCells, ringCell);
+          writeShared<PDE>(ring.upper, ringStep == 1 ? sux : suy, kCells, ringCell);
+        }
       }
 
-      // 3. The marching face k - 1/2 completes plane k - 1 (or is the patch's lower face).
+      // The marching face k - 1/2 completes plane k - 1 (or is the patch's lower face).
       const CellFaces<PDE> own = cellFaces<Recon>(pde, vBelow, vAt, vAbove, qAt);
       fell += own.firstOrder;
       const State face = Flux::flux(pde, upperBelow, own.lower, kMarch);
@@ -250,6 +266,25 @@ __global__ void __launch_bounds__(N* Rows,
                            regVar, face);
       }
       faceBelow = face;
+      __syncthreads();
+
+      // 3. The in-plane faces below this cell, and the tile's upper faces on its edge.
+      writeShared<PDE>(Flux::flux(pde, readShared<PDE>(sux, kCells, cell - 1),
+                                  readShared<PDE>(slx, kCells, cell), 0),
+                       sfx, Shape::kXFaces, row * (N + 1) + i);
+      if (i == N - 1)
+        writeShared<PDE>(Flux::flux(pde, readShared<PDE>(sux, kCells, cell),
+                                    readShared<PDE>(slx, kCells, cell + 1), 0),
+                         sfx, Shape::kXFaces, row * (N + 1) + N);
+      if constexpr (kDim == 3) {
+        writeShared<PDE>(Flux::flux(pde, readShared<PDE>(suy, kCells, cell - kPitch),
+                                    readShared<PDE>(sly, kCells, cell), 1),
+                         sfy, Shape::kYFaces, row * N + i);
+        if (row == Rows - 1)
+          writeShared<PDE>(Flux::flux(pde, readShared<PDE>(suy, kCells, cell),
+                                      readShared<PDE>(sly, kCells, cell + kPitch), 1),
+                           sfy, Shape::kYFaces, Rows * N + i);
+      }
       __syncthreads();
 
       // The cell's in-plane differences, x then y, as on the host.
