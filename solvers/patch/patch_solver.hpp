@@ -24,6 +24,7 @@
 // the outer patches follow once the ghosts have arrived. The halo fill's time then counts in the
 // update's (StepTimes).
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <mpi.h>
 #include <optional>
@@ -36,6 +37,8 @@
 #include "engine/device_array.hpp"
 #include "engine/memory.hpp"
 #include "engine/mpi/halo_exchange.hpp"
+#include "engine/mpi/halo_pack.hpp"
+#include "engine/mpi/halo_pack_device.hpp"
 #include "engine/mpi/rank_count.hpp"
 #include "engine/parallel_for.hpp"
 #include "engine/require_device.hpp"
@@ -55,6 +58,7 @@
 #include "patches/remap_plan.hpp"
 #include "patches/uniform_patch_grid.hpp"
 #include "physics/conservation_law.hpp"
+#include "solvers/patch/boundary_hook.hpp"
 #include "solvers/patch/fused_update_device.hpp"
 #include "solvers/patch/fused_update_host.hpp"
 #include "solvers/patch/refinement_flags.hpp"
@@ -190,7 +194,8 @@ public:
     for (int s = 0; s < rk.stages; ++s) {
       PatchStore<kDim>& in = s == 0 ? current_ : (s == 1 ? next_ : third_);
       PatchStore<kDim>& out = s + 1 == rk.stages && s > 0 ? current_ : (s == 0 ? next_ : third_);
-      runStage(in, out, StageWeights::of(rk.stage[s], dt, current_.data()), s == 0 && halosFilled_);
+      runStage(in, out, StageWeights::of(rk.stage[s], dt, current_.data()),
+               time_ + rk.stage[s].time * dt, s == 0 && halosFilled_);
     }
     if (rk.stages == 1)
       std::swap(current_, next_);
@@ -212,6 +217,7 @@ public:
       stateExchange_->exchange(current_.data());
     fillHalosOf(halo_.innerOps, device_ ? &device_->innerHalo : nullptr, current_.data());
     fillHalosOf(halo_.outerOps, device_ ? &device_->outerHalo : nullptr, current_.data());
+    applyBoundaryHook(current_.data(), time_);
     halosFilled_ = true; // the next step need not fill them again (a regrid that keeps the mesh)
   }
 
@@ -274,6 +280,14 @@ public:
   double time() const { return time_; }
   long long step() const { return step_; }
   const PatchScheme& scheme() const { return scheme_; }
+
+  // Installs a boundary hook (boundary_hook.hpp): from the next halo fill on, the halo cells
+  // across its faces take its states. It lasts across remeshes.
+  void setBoundaryHook(BoundaryHook<kDim, PDE::kNumVars> hook) {
+    hook_ = std::move(hook);
+    findHookedCells();
+    halosFilled_ = false;
+  }
   // Interior cells (counted once per axis) whose reconstruction fell back to first order for
   // positivity, on this rank, since the start.
   long long firstOrderFallbacks() const {
@@ -335,10 +349,10 @@ private:
                                   " scheme does not apply to this PDE");
   }
 
-  // One Runge-Kutta stage from `in` to `out`: halo fill (unless `in`'s halos are filled), the
-  // fused update, and refluxing with the stage's weight.
+  // One Runge-Kutta stage from `in` to `out` at stageTime: halo fill (unless `in`'s halos are
+  // filled), the fused update, and refluxing with the stage's weight.
   void runStage(PatchStore<kDim>& in, PatchStore<kDim>& out, const StageWeights& stage,
-                bool halosReady) {
+                double stageTime, bool halosReady) {
     const bool refluxing = !refluxPlan_.empty();
     const bool keepsFluxes = refluxing || ghosts_.exchangeFluxes;
     double* const fluxes = keepsFluxes ? fluxRegister_.data() : nullptr;
@@ -347,10 +361,13 @@ private:
       ScopedTimer t(times_.update);
       stateExchange_->start(in.data());
       fillHalosOf(halo_.innerOps, device_ ? &device_->innerHalo : nullptr, in.data());
+      applyBoundaryHook(in.data(), stageTime);
       updatePatches(in, out, stage, &halo_.inner, device_ ? &device_->innerPatches : nullptr,
                     fluxes);
       stateExchange_->finish(in.data());
       fillHalosOf(halo_.outerOps, device_ ? &device_->outerHalo : nullptr, in.data());
+      applyBoundaryHook(in.data(),
+                        stageTime); // the outer fill rewrote the outer patches' hooked cells
       updatePatches(in, out, stage, &halo_.outer, device_ ? &device_->outerPatches : nullptr,
                     fluxes);
       waitForTimer();
@@ -361,6 +378,7 @@ private:
           stateExchange_->exchange(in.data());
         fillHalosOf(halo_.innerOps, device_ ? &device_->innerHalo : nullptr, in.data());
         fillHalosOf(halo_.outerOps, device_ ? &device_->outerHalo : nullptr, in.data());
+        applyBoundaryHook(in.data(), stageTime);
         waitForTimer();
       }
       ScopedTimer t(times_.update);
@@ -386,6 +404,65 @@ private:
       }
       waitForTimer();
     }
+  }
+
+  // The halo cells across the hook's faces of the owned patches that touch them.
+  void findHookedCells() {
+    hookedCells_.clear();
+    if (!hook_.state)
+      return;
+    const int n = layout_.cellsPerAxis, h = layout_.halo;
+    for (int p = 0; p < numPatches(); ++p) {
+      const PatchGeometry<kDim>& g = geometry_[p];
+      for (int a = 0; a < kDim; ++a)
+        for (int side = 0; side < 2; ++side) {
+          const double edge = side == 0 ? g.origin[a] : g.origin[a] + n * g.dx[a];
+          const double face = side == 0 ? hook_.lower[a] : hook_.upper[a];
+          if (!hook_.hooked[a][side] || std::fabs(edge - face) > 0.5 * g.dx[a])
+            continue;
+          const int cells = layout_.interiorCells() / n * h;
+          for (int k = 0; k < cells; ++k) {
+            CellIndex<kDim> c{};
+            int rest = k;
+            for (int b = 0; b < kDim; ++b) {
+              const int extent = b == a ? h : n;
+              c[b] = rest % extent;
+              rest /= extent;
+            }
+            c[a] = side == 0 ? -1 - c[a] : n + c[a];
+            HookedCell cell{p, c, {}, a, side};
+            for (int b = 0; b < kDim; ++b)
+              cell.x[b] = g.cellCenter(b, c[b]);
+            hookedCells_.push_back(cell);
+          }
+        }
+    }
+  }
+
+  // The hook's states at time t into the hooked halo cells of `data`, where it gives one.
+  void applyBoundaryHook(double* data, double t) {
+    if (hookedCells_.empty())
+      return;
+    std::vector<double> values;
+    std::vector<int> items;
+    for (const HookedCell& cell : hookedCells_)
+      if (const auto state = hook_.state(cell.x, t, cell.axis, cell.side))
+        for (int v = 0; v < PDE::kNumVars; ++v) {
+          values.push_back((*state)[v]);
+          items.push_back(int(layout_.index(cell.patch, v, cell.c)));
+        }
+    if (items.empty())
+      return;
+    if (space_ == MemorySpace::Host) {
+      mpi::unpackHaloValues(values.data(), std::span<const int>(items), 1, data);
+      return;
+    }
+#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
+    const DeviceArray<double> onDevice = toDevice(values);
+    const DeviceArray<int> at = toDevice(items);
+    mpi::unpackHaloValuesDevice(onDevice.data(), at.data(), int(items.size()), 1, data);
+    synchronizeDevice(); // the uploads are freed on return
+#endif
   }
 
   // Fills the halos of one part of the plan (device: its uploaded twin) in `data`.
@@ -439,6 +516,7 @@ private:
       if (ghosts_.exchangeFluxes)
         fluxExchange_.emplace(ghosts_.comm, ghosts_.fluxes, 1, space_);
     }
+    findHookedCells();
     refluxedPatches_.clear();
     for (const RefluxOp<kDim>& op : refluxPlan_)
       refluxedPatches_.push_back(op.coarsePatch);
@@ -490,6 +568,15 @@ private:
   MemorySpace space_;
   std::unique_ptr<DeviceResources> device_; // a device solver's plans and geometry
   PatchScheme scheme_;
+  // A halo cell across a hooked face: its patch, cell and centre, and the face.
+  struct HookedCell {
+    int patch;
+    CellIndex<kDim> c;
+    Vec<double, kDim> x;
+    int axis, side;
+  };
+  BoundaryHook<kDim, PDE::kNumVars> hook_;
+  std::vector<HookedCell> hookedCells_;
   PatchStore<kDim> current_{layout_, 0, MemorySpace::Host}, next_{layout_, 0, MemorySpace::Host};
   PatchStore<kDim> third_{layout_, 0, MemorySpace::Host}; // three-stage methods only
   mutable PatchStore<kDim> hostMirror_{layout_, 0, MemorySpace::Host};

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
+#include <optional>
 
 #include "drivers/amr_solver.hpp"
 #include "solvers/initial_conditions.hpp"
@@ -23,6 +24,7 @@ struct Case {
   DomainBoundary<Dim> boundary;
   amr::IndicatorCriterion criterion;
   PatchScheme scheme{};
+  BoundaryHook<Dim, Dim + 2> hook{};
 };
 
 template <int Dim>
@@ -36,7 +38,9 @@ AmrSolver<Euler<Dim>> makeSolver(const Case<Dim>& c, MemorySpace space) {
 }
 
 template <int Dim, class MakeInitial>
-void run(AmrSolver<Euler<Dim>>& amr, MakeInitial makeInitial) {
+void run(AmrSolver<Euler<Dim>>& amr, const Case<Dim>& c, MakeInitial makeInitial) {
+  if (c.hook.state)
+    amr.solver().setBoundaryHook(c.hook);
   amr.initialise(makeInitial);
   for (int s = 0; s < kSteps; ++s)
     amr.advance(amr.solver().stableDt());
@@ -49,8 +53,8 @@ void expectDeviceEqualsHost(const Case<Dim>& c, MakeInitial makeInitial) {
   SCOPED_TRACE(describe(c.scheme.spatial) + " with " + c.scheme.integrator.name);
   auto host = makeSolver<Dim>(c, MemorySpace::Host);
   auto device = makeSolver<Dim>(c, MemorySpace::Device);
-  run<Dim>(host, makeInitial);
-  run<Dim>(device, makeInitial);
+  run<Dim>(host, c, makeInitial);
+  run<Dim>(device, c, makeInitial);
   ASSERT_EQ(host.forest().leaves(), device.forest().leaves()) << "the meshes differ";
   ASSERT_EQ(host.finestLevel(), 2) << "the case should refine to the finest level";
   EXPECT_EQ(host.solver().time(), device.solver().time());
@@ -117,6 +121,22 @@ TEST(AmrOnDevice, Sedov2DEqualsHost) {
 }
 TEST(AmrOnDevice, Sedov3DEqualsHost) {
   expectDeviceEqualsHost<3>(sedovCase<3>(), sedov<3>());
+}
+
+// A user boundary hook (a time-dependent inflow on part of the left wall) on the device: its
+// values are uploaded each stage.
+TEST(AmrOnDevice, BoundaryHookEqualsHost2D) {
+  Case<2> c = sodCase<2>();
+  c.scheme = {{ReconstructionKind::Plm, LimiterKind::VanLeer, RiemannSolverKind::Hllc}, kSspRk2};
+  c.layout.halo = 2;
+  c.hook.upper = {{1.0, 1.0}};
+  c.hook.hooked[0][0] = true;
+  c.hook.state = [](const Vec<double, 2>& x, double t, int, int) -> std::optional<Euler<2>::State> {
+    if (x[1] > 0.5)
+      return std::nullopt;
+    return Euler<2>{}.toConserved({{1.0 + 5.0 * t, 0.5, 0.0, 1.0 + 2.0 * t}});
+  };
+  expectDeviceEqualsHost<2>(c, sod<2>());
 }
 
 // Every scheme and integrator, with a halo of two: the Sedov blast, and Sod's shock tube for
