@@ -12,9 +12,11 @@
 // stage refluxes its own fluxes with advance dt, so each stage, and so the step, conserves across
 // levels.
 //
-// On the device every step stays there: the plans are uploaded once per mesh, and only dt (and,
-// at a regrid, one flag per patch) comes back. The device functions are compiled for the PDEs
-// Tessera ships (solvers/*_device.cu); another PDE instantiates them in its own .cu file.
+// Where it computes is chosen once, when it is built: a back end (patch_backend.hpp) runs every
+// kernel, the host's twins or the device's. On the device every step stays there: the plans are
+// uploaded once per mesh, and only dt (and, at a regrid, one flag per patch) comes back. The
+// device kernels are compiled for the PDEs Tessera ships (physics/shipped_systems.hpp); another
+// PDE instantiates them in its own .cu file (solvers/patch/patch_kernels.hpp).
 //
 // On several MPI ranks each rank steps its own patches and stores after them the ghost patches
 // its halos read (patches/ghost_patches.hpp): numPatches() counts the owned patches only. A step
@@ -37,8 +39,6 @@
 #include "engine/device_array.hpp"
 #include "engine/memory.hpp"
 #include "engine/mpi/halo_exchange.hpp"
-#include "engine/mpi/halo_pack.hpp"
-#include "engine/mpi/halo_pack_device.hpp"
 #include "engine/mpi/rank_count.hpp"
 #include "engine/parallel_for.hpp"
 #include "engine/require_device.hpp"
@@ -47,25 +47,20 @@
 #include "numerics/time/runge_kutta.hpp"
 #include "patches/boundary.hpp"
 #include "patches/flux_register.hpp"
-#include "patches/flux_register_device.hpp"
 #include "patches/ghost_patches.hpp"
 #include "patches/halo_plan.hpp"
-#include "patches/halo_plan_device.hpp"
 #include "patches/indicator_criterion.hpp"
 #include "patches/patch_store.hpp"
-#include "patches/remap.hpp"
-#include "patches/remap_device.hpp"
 #include "patches/remap_plan.hpp"
 #include "patches/uniform_patch_grid.hpp"
 #include "physics/conservation_law.hpp"
 #include "solvers/patch/boundary_hook.hpp"
-#include "solvers/patch/fused_update_device.hpp"
-#include "solvers/patch/fused_update_host.hpp"
-#include "solvers/patch/refinement_flags.hpp"
-#include "solvers/patch/rusanov_update_device.hpp"
+#include "solvers/patch/host_patch_backend.hpp"
+#include "solvers/patch/patch_backend.hpp"
 #include "solvers/patch/stage_weights.hpp"
-#include "solvers/patch/time_step.hpp"
-#include "solvers/patch/time_step_device.hpp"
+#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
+#include "solvers/patch/device_patch_backend.hpp"
+#endif
 
 namespace tessera {
 
@@ -111,11 +106,7 @@ public:
       : pde_(pde), layout_(layout), parity_(reflectionParityOf<PDE>()), cfl_(cfl), space_(space),
         scheme_(scheme) {
     checkScheme();
-    if (space_ == MemorySpace::Device) {
-      requireDevice();
-      device_ = std::make_unique<DeviceResources>();
-      device_->fallbacks.copyFromHost(std::vector<unsigned long long>{0});
-    }
+    backend_ = makeBackend();
     setPatches(std::move(geometry), std::move(plan), std::move(refluxPlan), std::move(ghosts));
     current_ = PatchStore<kDim>(layout_, storedPatches(), space_);
   }
@@ -150,11 +141,7 @@ public:
   // new patch per operation; the current halos must be filled), where the state lives.
   PatchStore<kDim> remapped(const std::vector<RemapOp<kDim>>& remap) const {
     PatchStore<kDim> fresh(layout_, int(remap.size()), space_);
-    if (space_ == MemorySpace::Host) {
-      remapPatchData<kDim>(layout_, remap, current_.data(), fresh.data());
-    } else if constexpr (kDeviceBuilt) {
-      remapPatchDataDevice<kDim>(layout_, toDevice(remap), current_.data(), fresh.data());
-    }
+    backend_->remap(remap, current_.data(), fresh.data());
     return fresh;
   }
 
@@ -177,11 +164,7 @@ public:
 
   // The largest stable step for the current state (of every rank's patches).
   double stableDt() {
-    double dt = 0.0;
-    if (space_ == MemorySpace::Host)
-      dt = stableTimeStep<kDim>(cfl_, patchLambda_.hostSpan(), geometry());
-    else if constexpr (kDeviceBuilt)
-      dt = device_->timeStep(cfl_, patchLambda_.data(), device_->geometry.data(), numPatches());
+    double dt = backend_->timeStep(cfl_, patchLambda_.data());
     if (ranks_ > 1)
       MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MIN, ghosts_.comm);
     return dt;
@@ -215,24 +198,15 @@ public:
   void fillCurrentHalos() {
     if (stateExchange_)
       stateExchange_->exchange(current_.data());
-    fillHalosOf(halo_.innerOps, device_ ? &device_->innerHalo : nullptr, current_.data());
-    fillHalosOf(halo_.outerOps, device_ ? &device_->outerHalo : nullptr, current_.data());
+    backend_->fillHalos(HaloPart::Inner, current_.data());
+    backend_->fillHalos(HaloPart::Outer, current_.data());
     applyBoundaryHook(current_.data(), time_);
     halosFilled_ = true; // the next step need not fill them again (a regrid that keeps the mesh)
   }
 
   // One flag per patch from a built-in criterion, evaluated where the state lives (halos filled).
   std::vector<amr::AdaptFlag> refinementFlags(const amr::IndicatorCriterion& criterion) {
-    if (space_ == MemorySpace::Host)
-      return refinementFlagsHost(pde_, layout_, criterion, current_.data(), numPatches());
-    std::vector<amr::AdaptFlag> flags(numPatches());
-    if constexpr (kDeviceBuilt) {
-      DeviceArray<amr::AdaptFlag> onDevice(flags.size(), MemorySpace::Device);
-      refinementFlagsDevice(pde_, layout_, criterion, current_.data(), numPatches(),
-                            onDevice.data());
-      onDevice.copyToHost(flags);
-    }
-    return flags;
+    return backend_->refinementFlags(criterion, current_.data());
   }
 
   // Sum over interior cells (of every rank's patches) of each conserved variable times the cell
@@ -290,29 +264,21 @@ public:
   }
   // Interior cells (counted once per axis) whose reconstruction fell back to first order for
   // positivity, on this rank, since the start.
-  long long firstOrderFallbacks() const {
-    if (space_ == MemorySpace::Host)
-      return fallbacks_;
-    std::vector<unsigned long long> count(1);
-    device_->fallbacks.copyToHost(count);
-    return (long long)count[0];
-  }
+  long long firstOrderFallbacks() const { return backend_->firstOrderFallbacks(); }
   const StepTimes& times() const { return times_; }
 
 private:
-  static constexpr bool kDeviceBuilt = compiledDeviceBackend() != Backend::Host;
-
-  // What a device solver keeps on the device besides the state: the plans and geometry of the
-  // current patches, and the dt reduction's scratch.
-  struct DeviceResources {
-    DeviceArray<PatchGeometry<kDim>> geometry;
-    DeviceHaloPlan<kDim> innerHalo, outerHalo; // HaloParts' operations
-    DeviceRefluxPlan<kDim> reflux;
-    DeviceArray<int> innerPatches, outerPatches; // HaloParts' patch lists, with ghosts only
-    DeviceTimeStep<kDim> timeStep;
-    // Cells that fell back to first order, counted where the update runs.
-    DeviceArray<unsigned long long> fallbacks{1, MemorySpace::Device};
-  };
+  // The back end of this solver's memory space; a device one needs a device build and a visible
+  // GPU (requireDevice throws, saying which is missing).
+  std::unique_ptr<PatchBackend<PDE>> makeBackend() const {
+    if (space_ == MemorySpace::Device) {
+      requireDevice();
+#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
+      return std::make_unique<DevicePatchBackend<PDE>>(pde_, layout_, parity_, scheme_.spatial);
+#endif
+    }
+    return std::make_unique<HostPatchBackend<PDE>>(pde_, layout_, parity_, scheme_.spatial);
+  }
 
   // The owned patches by what their halos read: the inner ones only owned patches, the outer ones
   // ghost patches too; and the halo plan's operations split alike. Without ghosts every patch is
@@ -360,49 +326,41 @@ private:
       // Halo fill and update in one phase: they overlap the ghost messages.
       ScopedTimer t(times_.update);
       stateExchange_->start(in.data());
-      fillHalosOf(halo_.innerOps, device_ ? &device_->innerHalo : nullptr, in.data());
+      backend_->fillHalos(HaloPart::Inner, in.data());
       applyBoundaryHook(in.data(), stageTime);
-      updatePatches(in, out, stage, &halo_.inner, device_ ? &device_->innerPatches : nullptr,
-                    fluxes);
+      backend_->update(in.data(), out.data(), stage, PatchGroup::Inner, fluxes,
+                       patchLambda_.data());
       stateExchange_->finish(in.data());
-      fillHalosOf(halo_.outerOps, device_ ? &device_->outerHalo : nullptr, in.data());
-      applyBoundaryHook(in.data(),
-                        stageTime); // the outer fill rewrote the outer patches' hooked cells
-      updatePatches(in, out, stage, &halo_.outer, device_ ? &device_->outerPatches : nullptr,
-                    fluxes);
-      waitForTimer();
+      backend_->fillHalos(HaloPart::Outer, in.data());
+      // The outer fill rewrote the outer patches' hooked cells.
+      applyBoundaryHook(in.data(), stageTime);
+      backend_->update(in.data(), out.data(), stage, PatchGroup::Outer, fluxes,
+                       patchLambda_.data());
+      backend_->wait();
     } else {
       if (!halosReady) {
         ScopedTimer t(times_.halo);
         if (stateExchange_)
           stateExchange_->exchange(in.data());
-        fillHalosOf(halo_.innerOps, device_ ? &device_->innerHalo : nullptr, in.data());
-        fillHalosOf(halo_.outerOps, device_ ? &device_->outerHalo : nullptr, in.data());
+        backend_->fillHalos(HaloPart::Inner, in.data());
+        backend_->fillHalos(HaloPart::Outer, in.data());
         applyBoundaryHook(in.data(), stageTime);
-        waitForTimer();
+        backend_->wait();
       }
       ScopedTimer t(times_.update);
-      updatePatches(in, out, stage, nullptr, nullptr, fluxes);
-      waitForTimer();
+      backend_->update(in.data(), out.data(), stage, PatchGroup::All, fluxes, patchLambda_.data());
+      backend_->wait();
     }
     if (ghosts_.exchangeFluxes) {
       ScopedTimer t(times_.reflux);
       fluxExchange_->exchange(fluxRegister_.data());
-      waitForTimer();
+      backend_->wait();
     }
     if (refluxing) {
       ScopedTimer t(times_.reflux);
-      const double dt = stage.advance * stage.dt;
-      if (space_ == MemorySpace::Host) {
-        reflux<kDim>(refluxPlan_, layout_, geometry(), fluxRegister_.data(), dt, out.data());
-        maxEigenvaluesHost(pde_, layout_, std::span<const int>(refluxedPatches_), out.data(),
-                           patchLambda_.data());
-      } else if constexpr (kDeviceBuilt) {
-        device_->reflux.apply(device_->geometry.data(), fluxRegister_.data(), dt, out.data());
-        maxEigenvaluesDevice(pde_, layout_, device_->reflux.coarsePatches(),
-                             device_->reflux.numCoarsePatches(), out.data(), patchLambda_.data());
-      }
-      waitForTimer();
+      backend_->reflux(fluxRegister_.data(), stage.advance * stage.dt, out.data(),
+                       patchLambda_.data());
+      backend_->wait();
     }
   }
 
@@ -451,46 +409,8 @@ private:
           values.push_back((*state)[v]);
           items.push_back(int(layout_.index(cell.patch, v, cell.c)));
         }
-    if (items.empty())
-      return;
-    if (space_ == MemorySpace::Host) {
-      mpi::unpackHaloValues(values.data(), std::span<const int>(items), 1, data);
-      return;
-    }
-#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
-    const DeviceArray<double> onDevice = toDevice(values);
-    const DeviceArray<int> at = toDevice(items);
-    mpi::unpackHaloValuesDevice(onDevice.data(), at.data(), int(items.size()), 1, data);
-    synchronizeDevice(); // the uploads are freed on return
-#endif
-  }
-
-  // Fills the halos of one part of the plan (device: its uploaded twin) in `data`.
-  void fillHalosOf(const HaloPlan<kDim>& part, const DeviceHaloPlan<kDim>* onDevice, double* data) {
-    if (space_ == MemorySpace::Host)
-      fillHalos(part, layout_, parity_, data);
-    else if constexpr (kDeviceBuilt)
-      onDevice->fill(data);
-  }
-
-  // The fused update of the listed patches (device: the list's uploaded twin), or of every owned
-  // patch without a list.
-  void updatePatches(const PatchStore<kDim>& in, PatchStore<kDim>& out, const StageWeights& stage,
-                     const std::vector<int>* patches, const DeviceArray<int>* onDevice,
-                     double* fluxes) {
-    const int count = patches ? int(patches->size()) : numPatches();
-    if (count == 0)
-      return;
-    if (space_ == MemorySpace::Host) {
-      fusedUpdateHost(pde_, scheme_.spatial, layout_, geometry(), in.data(), out.data(), stage,
-                      patchLambda_.data(), fluxes,
-                      patches ? std::span<const int>(*patches) : std::span<const int>(),
-                      &fallbacks_);
-    } else if constexpr (kDeviceBuilt) {
-      fusedUpdateDevice(pde_, scheme_.spatial, layout_, device_->geometry.data(), count, in.data(),
-                        out.data(), stage, patchLambda_.data(), fluxes,
-                        patches ? onDevice->data() : nullptr, device_->fallbacks.data());
-    }
+    if (!items.empty())
+      backend_->scatter(values, items, data);
   }
 
   // Everything that follows from the patches, except the current state (its caller's).
@@ -523,34 +443,21 @@ private:
     std::sort(refluxedPatches_.begin(), refluxedPatches_.end());
     refluxedPatches_.erase(std::unique(refluxedPatches_.begin(), refluxedPatches_.end()),
                            refluxedPatches_.end());
-    if (space_ == MemorySpace::Device) {
-      device_->geometry = DeviceArray<PatchGeometry<kDim>>(numPatches(), MemorySpace::Device);
-      device_->geometry.copyFromHost(geometry_);
-      if constexpr (kDeviceBuilt) {
-        device_->innerHalo = DeviceHaloPlan<kDim>(halo_.innerOps, layout_, parity_);
-        device_->outerHalo = DeviceHaloPlan<kDim>(halo_.outerOps, layout_, parity_);
-        device_->reflux = DeviceRefluxPlan<kDim>(refluxPlan_, layout_);
-        if (ranks_ > 1) {
-          device_->innerPatches = toDevice(halo_.inner);
-          device_->outerPatches = toDevice(halo_.outer);
-        }
-      }
-    }
+    PatchSet<kDim> set;
+    set.geometry = geometry_;
+    set.innerOps = &halo_.innerOps;
+    set.outerOps = &halo_.outerOps;
+    set.inner = halo_.inner;
+    set.outer = halo_.outer;
+    set.reflux = refluxPlan_;
+    set.refluxed = refluxedPatches_;
+    set.distributed = ranks_ > 1;
+    backend_->setPatches(set);
   }
 
   // The per-patch eigenvalues of the current state (for the first dt and after a remesh).
   void computeEigenvalues() {
-    if (space_ == MemorySpace::Host)
-      maxEigenvaluesHost(pde_, layout_, numPatches(), current_.data(), patchLambda_.data());
-    else if constexpr (kDeviceBuilt)
-      maxEigenvaluesDevice(pde_, layout_, nullptr, numPatches(), current_.data(),
-                           patchLambda_.data());
-  }
-
-  // Device launches return at once: the phase timers wait for them, so that they time the work.
-  void waitForTimer() const {
-    if (space_ == MemorySpace::Device)
-      synchronizeDevice();
+    backend_->eigenvalues(current_.data(), patchLambda_.data());
   }
 
   PDE pde_;
@@ -566,8 +473,8 @@ private:
   ReflectionParity parity_;
   double cfl_;
   MemorySpace space_;
-  std::unique_ptr<DeviceResources> device_; // a device solver's plans and geometry
   PatchScheme scheme_;
+  std::unique_ptr<PatchBackend<PDE>> backend_; // where the kernels run
   // A halo cell across a hooked face: its patch, cell and centre, and the face.
   struct HookedCell {
     int patch;
@@ -583,7 +490,6 @@ private:
   DeviceArray<double> patchLambda_;
   DeviceArray<double> fluxRegister_;
   bool halosFilled_ = false; // the current state's halos are up to date
-  long long fallbacks_ = 0;
   double time_ = 0.0;
   long long step_ = 0;
   StepTimes times_;

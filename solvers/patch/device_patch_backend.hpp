@@ -1,0 +1,123 @@
+#pragma once
+// The device back end of a PatchSolver (patch_backend.hpp): the plans and geometry uploaded once
+// per mesh, every kernel launched on the device, and only dt (and a regrid's flags) back to the
+// host. Device builds only (PatchSolver builds one where compiledDeviceBackend() says so).
+#include <span>
+#include <vector>
+
+#include "engine/device_array.hpp"
+#include "engine/memory.hpp"
+#include "engine/mpi/halo_pack_device.hpp"
+#include "patches/flux_register_device.hpp"
+#include "patches/halo_plan_device.hpp"
+#include "patches/remap_device.hpp"
+#include "solvers/patch/fused_update_device.hpp"
+#include "solvers/patch/patch_backend.hpp"
+#include "solvers/patch/refinement_flags.hpp"
+#include "solvers/patch/rusanov_update_device.hpp"
+#include "solvers/patch/time_step_device.hpp"
+
+namespace tessera {
+
+template <ConservationLaw PDE>
+class DevicePatchBackend final : public PatchBackend<PDE> {
+public:
+  static constexpr int kDim = PDE::kDim;
+
+  DevicePatchBackend(const PDE& pde, const PatchLayout<kDim>& layout,
+                     const ReflectionParity& parity, const SpatialScheme& scheme)
+      : pde_(pde), layout_(layout), parity_(parity), scheme_(scheme) {
+    fallbacks_.copyFromHost(std::vector<unsigned long long>{0});
+  }
+
+  void setPatches(const PatchSet<kDim>& patches) override {
+    numPatches_ = patches.numPatches();
+    geometry_ = DeviceArray<PatchGeometry<kDim>>(numPatches_, MemorySpace::Device);
+    geometry_.copyFromHost(patches.geometry);
+    innerHalo_ = DeviceHaloPlan<kDim>(*patches.innerOps, layout_, parity_);
+    outerHalo_ = DeviceHaloPlan<kDim>(*patches.outerOps, layout_, parity_);
+    reflux_ = DeviceRefluxPlan<kDim>(patches.reflux, layout_);
+    innerCount_ = int(patches.inner.size());
+    outerCount_ = int(patches.outer.size());
+    if (patches.distributed) {
+      innerPatches_ = toDevice(std::vector<int>(patches.inner.begin(), patches.inner.end()));
+      outerPatches_ = toDevice(std::vector<int>(patches.outer.begin(), patches.outer.end()));
+    }
+  }
+
+  void fillHalos(HaloPart part, double* data) override {
+    (part == HaloPart::Inner ? innerHalo_ : outerHalo_).fill(data);
+  }
+
+  void update(const double* in, double* out, const StageWeights& stage, PatchGroup group,
+              double* fluxRegister, double* patchLambda) override {
+    const int count = group == PatchGroup::All     ? numPatches_
+                      : group == PatchGroup::Inner ? innerCount_
+                                                   : outerCount_;
+    if (count == 0)
+      return;
+    const int* listed = group == PatchGroup::All     ? nullptr
+                        : group == PatchGroup::Inner ? innerPatches_.data()
+                                                     : outerPatches_.data();
+    fusedUpdateDevice(pde_, scheme_, layout_, geometry_.data(), count, in, out, stage, patchLambda,
+                      fluxRegister, listed, fallbacks_.data());
+  }
+
+  void reflux(const double* fluxRegister, double dt, double* out, double* patchLambda) override {
+    reflux_.apply(geometry_.data(), fluxRegister, dt, out);
+    maxEigenvaluesDevice(pde_, layout_, reflux_.coarsePatches(), reflux_.numCoarsePatches(), out,
+                         patchLambda);
+  }
+
+  void eigenvalues(const double* data, double* patchLambda) override {
+    maxEigenvaluesDevice(pde_, layout_, nullptr, numPatches_, data, patchLambda);
+  }
+
+  double timeStep(double cfl, const double* patchLambda) override {
+    return timeStep_(cfl, patchLambda, geometry_.data(), numPatches_);
+  }
+
+  std::vector<amr::AdaptFlag> refinementFlags(const amr::IndicatorCriterion& criterion,
+                                              const double* data) override {
+    std::vector<amr::AdaptFlag> flags(static_cast<std::size_t>(numPatches_));
+    DeviceArray<amr::AdaptFlag> onDevice(flags.size(), MemorySpace::Device);
+    refinementFlagsDevice(pde_, layout_, criterion, data, numPatches_, onDevice.data());
+    onDevice.copyToHost(flags);
+    return flags;
+  }
+
+  void remap(const std::vector<RemapOp<kDim>>& ops, const double* from, double* to) override {
+    remapPatchDataDevice<kDim>(layout_, toDevice(ops), from, to);
+  }
+
+  void scatter(std::span<const double> values, std::span<const int> items, double* data) override {
+    const DeviceArray<double> onDevice =
+        toDevice(std::vector<double>(values.begin(), values.end()));
+    const DeviceArray<int> at = toDevice(std::vector<int>(items.begin(), items.end()));
+    mpi::unpackHaloValuesDevice(onDevice.data(), at.data(), int(items.size()), 1, data);
+    synchronizeDevice(); // the uploads are freed on return
+  }
+
+  void wait() override { synchronizeDevice(); }
+
+  long long firstOrderFallbacks() const override {
+    std::vector<unsigned long long> count(1);
+    fallbacks_.copyToHost(count);
+    return (long long)count[0];
+  }
+
+private:
+  PDE pde_;
+  PatchLayout<kDim> layout_;
+  ReflectionParity parity_;
+  SpatialScheme scheme_;
+  int numPatches_ = 0, innerCount_ = 0, outerCount_ = 0;
+  DeviceArray<PatchGeometry<kDim>> geometry_;
+  DeviceHaloPlan<kDim> innerHalo_, outerHalo_;
+  DeviceRefluxPlan<kDim> reflux_;
+  DeviceArray<int> innerPatches_, outerPatches_; // the parts' patch lists, with ghosts only
+  DeviceTimeStep<kDim> timeStep_;
+  DeviceArray<unsigned long long> fallbacks_{1, MemorySpace::Device};
+};
+
+} // namespace tessera

@@ -1,0 +1,83 @@
+#pragma once
+// The host back end of a PatchSolver (patch_backend.hpp): the host twins of every kernel.
+#include <span>
+#include <vector>
+
+#include "engine/mpi/halo_pack.hpp"
+#include "patches/flux_register.hpp"
+#include "patches/halo_plan.hpp"
+#include "patches/remap.hpp"
+#include "solvers/patch/fused_update_host.hpp"
+#include "solvers/patch/patch_backend.hpp"
+#include "solvers/patch/refinement_flags.hpp"
+#include "solvers/patch/time_step.hpp"
+
+namespace tessera {
+
+template <ConservationLaw PDE>
+class HostPatchBackend final : public PatchBackend<PDE> {
+public:
+  static constexpr int kDim = PDE::kDim;
+
+  HostPatchBackend(const PDE& pde, const PatchLayout<kDim>& layout, const ReflectionParity& parity,
+                   const SpatialScheme& scheme)
+      : pde_(pde), layout_(layout), parity_(parity), scheme_(scheme) {}
+
+  void setPatches(const PatchSet<kDim>& patches) override { set_ = patches; }
+
+  void fillHalos(HaloPart part, double* data) override {
+    tessera::fillHalos(part == HaloPart::Inner ? *set_.innerOps : *set_.outerOps, layout_, parity_,
+                       data);
+  }
+
+  void update(const double* in, double* out, const StageWeights& stage, PatchGroup group,
+              double* fluxRegister, double* patchLambda) override {
+    const std::span<const int> listed = group == PatchGroup::All     ? std::span<const int>()
+                                        : group == PatchGroup::Inner ? set_.inner
+                                                                     : set_.outer;
+    if ((group == PatchGroup::All ? set_.numPatches() : int(listed.size())) == 0)
+      return;
+    fusedUpdateHost(pde_, scheme_, layout_, set_.geometry, in, out, stage, patchLambda,
+                    fluxRegister, listed, &fallbacks_);
+  }
+
+  void reflux(const double* fluxRegister, double dt, double* out, double* patchLambda) override {
+    tessera::reflux<kDim>(set_.reflux, layout_, set_.geometry, fluxRegister, dt, out);
+    maxEigenvaluesHost(pde_, layout_, set_.refluxed, out, patchLambda);
+  }
+
+  void eigenvalues(const double* data, double* patchLambda) override {
+    maxEigenvaluesHost(pde_, layout_, set_.numPatches(), data, patchLambda);
+  }
+
+  double timeStep(double cfl, const double* patchLambda) override {
+    return stableTimeStep<kDim>(
+        cfl, std::span<const double>(patchLambda, std::size_t(set_.numPatches())), set_.geometry);
+  }
+
+  std::vector<amr::AdaptFlag> refinementFlags(const amr::IndicatorCriterion& criterion,
+                                              const double* data) override {
+    return refinementFlagsHost(pde_, layout_, criterion, data, set_.numPatches());
+  }
+
+  void remap(const std::vector<RemapOp<kDim>>& ops, const double* from, double* to) override {
+    remapPatchData<kDim>(layout_, ops, from, to);
+  }
+
+  void scatter(std::span<const double> values, std::span<const int> items, double* data) override {
+    mpi::unpackHaloValues(values.data(), items, 1, data);
+  }
+
+  void wait() override {}
+  long long firstOrderFallbacks() const override { return fallbacks_; }
+
+private:
+  PDE pde_;
+  PatchLayout<kDim> layout_;
+  ReflectionParity parity_;
+  SpatialScheme scheme_;
+  PatchSet<kDim> set_;
+  long long fallbacks_ = 0;
+};
+
+} // namespace tessera

@@ -1,0 +1,69 @@
+#pragma once
+// Where a PatchSolver computes: the host (host_patch_backend.hpp) or the device
+// (device_patch_backend.hpp), chosen once when the solver is built. The solver keeps the state,
+// the time stepping, the ghost exchanges and the refluxing's order; a back end runs its kernels
+// on the patches it was last given.
+#include <span>
+#include <vector>
+
+#include "patches/adapt_flag.hpp"
+#include "patches/flux_register.hpp"
+#include "patches/halo_plan.hpp"
+#include "patches/indicator_criterion.hpp"
+#include "patches/patch_geometry.hpp"
+#include "patches/remap_plan.hpp"
+#include "physics/conservation_law.hpp"
+#include "solvers/patch/stage_weights.hpp"
+
+namespace tessera {
+
+// The halo plan's two parts: operations whose patches read no ghost patch (inner), and the rest.
+enum class HaloPart { Inner, Outer };
+// Which owned patches an update takes: all, or those of one halo part.
+enum class PatchGroup { All, Inner, Outer };
+
+// What the kernels need to know of the current patches; the spans stay valid until the next
+// PatchBackend::setPatches.
+template <int Dim>
+struct PatchSet {
+  std::span<const PatchGeometry<Dim>> geometry; // the owned patches
+  const HaloPlan<Dim>* innerOps = nullptr;
+  const HaloPlan<Dim>* outerOps = nullptr;
+  std::span<const int> inner, outer; // the owned patches of each part
+  std::span<const RefluxOp<Dim>> reflux;
+  std::span<const int> refluxed; // coarse patches the reflux plan corrects
+  bool distributed = false;      // several ranks: updates go part by part
+  int numPatches() const { return int(geometry.size()); }
+};
+
+template <ConservationLaw PDE>
+class PatchBackend {
+public:
+  static constexpr int kDim = PDE::kDim;
+  virtual ~PatchBackend() = default;
+
+  virtual void setPatches(const PatchSet<kDim>& patches) = 0;
+  virtual void fillHalos(HaloPart part, double* data) = 0;
+  // One fused stage of a group of patches: in -> out, each patch's eigenvalue, the boundary
+  // fluxes where a register is given.
+  virtual void update(const double* in, double* out, const StageWeights& stage, PatchGroup group,
+                      double* fluxRegister, double* patchLambda) = 0;
+  // Corrects the coarse cells next to finer patches by dt/dx (F_coarse - mean F_fine) and
+  // recomputes those patches' eigenvalues.
+  virtual void reflux(const double* fluxRegister, double dt, double* out, double* patchLambda) = 0;
+  virtual void eigenvalues(const double* data, double* patchLambda) = 0;
+  // CFL times the smallest dx / eigenvalue over the patches (throws UnphysicalStateError).
+  virtual double timeStep(double cfl, const double* patchLambda) = 0;
+  virtual std::vector<amr::AdaptFlag> refinementFlags(const amr::IndicatorCriterion& criterion,
+                                                      const double* data) = 0;
+  virtual void remap(const std::vector<RemapOp<kDim>>& ops, const double* from, double* to) = 0;
+  // data[items[i]] = values[i].
+  virtual void scatter(std::span<const double> values, std::span<const int> items,
+                       double* data) = 0;
+  // Waits for the work in flight (the device's launches return at once; the phase timers wait).
+  virtual void wait() = 0;
+  // Cells (once per axis and stage) whose reconstruction fell back to first order.
+  virtual long long firstOrderFallbacks() const = 0;
+};
+
+} // namespace tessera
