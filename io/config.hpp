@@ -10,8 +10,14 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <toml++/toml.h>
 #include <vector>
+
+// HIP's and CUDA's runtime headers define __noinline__ as a macro, which breaks toml++'s
+// __has_attribute(__noinline__) test when a device-build translation unit includes them first.
+#pragma push_macro("__noinline__")
+#undef __noinline__
+#include <toml++/toml.h>
+#pragma pop_macro("__noinline__")
 
 namespace tessera::io {
 
