@@ -9,12 +9,13 @@
 //  1. the block stages the plane's cells with a ring of two (x; in 3D also y) in shared memory,
 //     conserved and reconstructed variables, each converted once;
 //  2. each thread reconstructs its cell's face states along each in-plane axis once (threads of
-//     the ring's cells next to the tile theirs too) into shared memory; after a barrier, each
-//     computes the Riemann fluxes of the in-plane faces below its cell (and the tile's upper faces
-//     where it sits on the tile's edge), into the memory the staged plane no longer needs;
-//  3. the marching axis needs no neighbour: each thread keeps its column's cells k - 1, k, k + 1
-//     in registers (k + 1 read straight from global memory), so the face k - 1/2 completes cell
-//     k - 1: qOut = keep q0 + advance (q - dt/dx (dF_x + dF_y + dF_z)), in the host's order of
+//     the ring's cells next to the tile theirs too) into shared memory; after a barrier, the
+//     threads share out the Riemann fluxes of the tile's in-plane faces evenly (a row has one
+//     face more than cells), into the memory the staged plane no longer needs;
+//  3. the marching axis needs no neighbour: each thread keeps its column's cell k - 1 in
+//     registers (reconstructed variables), takes cell k from the staged plane and reads k + 1
+//     straight from global memory, so the face k - 1/2 completes cell k - 1:
+//     qOut = keep q0 + advance (q - dt/dx (dF_x + dF_y + dF_z)), in the host's order of
 //     subtraction, written once, and the largest eigenvalue of the written state.
 // Each cell is read twice (the plane, and the column ahead, which L1 or L2 usually still holds)
 // and written once; no temporaries in global memory. Cells whose reconstruction fell back to
@@ -120,6 +121,16 @@ __device__ inline double completeCell(const PDE& pde, const typename PDE::State&
   return detail::maxEigenvalueAllAxes(pde, result);
 }
 
+// a or b, chosen per component: choosing between the two states themselves would take their
+// address, which puts both in local memory.
+template <class State>
+__device__ inline State either(bool first, const State& a, const State& b) {
+  State s;
+  for (int v = 0; v < State::size(); ++v)
+    s[v] = first ? a[v] : b[v];
+  return s;
+}
+
 template <class PDE>
 __device__ inline void storeRegister(double* fluxRegister, std::size_t at, std::size_t varStride,
                                      const typename PDE::State& face) {
@@ -197,28 +208,28 @@ __global__ void __launch_bounds__(N* Rows,
     const std::size_t ownPatch = layout.varOffset(patch, 0);
     const double* const column = q + ownPatch + offsetOf(i, row, 0);
 
-    // The column's cells below, at and above the plane: reconstructed variables and the state
-    // (a halo of one reads no neighbour: the cell itself stands in for it).
-    State qAt = readState<PDE>(column - planeStride, vs);
-    State vAt = reconstructedVariables<Recon>(pde, qAt);
-    State vBelow = vAt;
-    if constexpr (kHalo > 1)
-      vBelow = reconstructedVariables<Recon>(pde, readState<PDE>(column - 2 * planeStride, vs));
-    State qAbove = readState<PDE>(column, vs);
-    State vAbove = reconstructedVariables<Recon>(pde, qAbove);
+    // The column's cell below the plane in registers (its reconstructed variables); the cell at
+    // the plane is read from the staged plane, the one above straight from global memory. A halo
+    // of one reads no neighbour: the cell itself stands in for it.
+    State vBelow = reconstructedVariables<Recon>(pde, readState<PDE>(column - planeStride, vs));
     // Cell -1's upper face state; the face below plane k and the partial update of plane k - 1.
-    State upperBelow = cellFaces<Recon>(pde, vBelow, vAt, vAbove, qAt).upper;
+    State upperBelow;
+    {
+      const State vFar =
+          kHalo > 1
+              ? reconstructedVariables<Recon>(pde, readState<PDE>(column - 2 * planeStride, vs))
+              : vBelow;
+      upperBelow = cellFaces<Recon>(pde, vFar, vBelow,
+                                    reconstructedVariables<Recon>(pde, readState<PDE>(column, vs)),
+                                    readState<PDE>(column - planeStride, vs))
+                       .upper;
+    }
     State faceBelow{}, partialBelow{};
 
 #pragma unroll 1
     for (int k = 0; k < N; ++k) {
-      // Shift the column window to plane k: cells k - 1, k, k + 1.
-      vBelow = vAt;
-      vAt = vAbove;
-      qAt = qAbove;
-      qAbove = readState<PDE>(column + (k + 1) * planeStride, vs);
-      vAbove = reconstructedVariables<Recon>(pde, qAbove);
-
+      // The column's cell above the plane, its load in flight while the plane is staged.
+      const State qAbove = readState<PDE>(column + (k + 1) * planeStride, vs);
       // 1. Stage plane k with its ring (the previous plane's face fluxes, which share the
       //    memory, are read).
       __syncthreads();
@@ -230,6 +241,28 @@ __global__ void __launch_bounds__(N* Rows,
         writeShared<PDE>(reconstructedVariables<Recon>(pde, s), sv, kCells, c);
       }
       __syncthreads();
+
+      // The marching face k - 1/2 completes plane k - 1 (or is the patch's lower face); first, so
+      // that the partial update and face carried from plane k - 1 leave the registers early.
+      const State vAt = readShared<PDE>(sv, kCells, cell);
+      const CellFaces<PDE> own =
+          cellFaces<Recon>(pde, vBelow, vAt, reconstructedVariables<Recon>(pde, qAbove),
+                           readShared<PDE>(sq, kCells, cell));
+      fell += own.firstOrder;
+      const State face = Flux::flux(pde, upperBelow, own.lower, kMarch);
+      upperBelow = own.upper;
+      vBelow = vAt;
+      if (k > 0) {
+        State done;
+        for (int v = 0; v < kVars; ++v)
+          done[v] = partialBelow[v] - rm * (face[v] - faceBelow[v]);
+        lambda = maxNaNWins(lambda, completeCell(pde, done, stage, qOut,
+                                                 ownPatch + offsetOf(i, row, k - 1), vs, writes));
+      } else if (fluxRegister && writes) {
+        storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 0, 0, kDim == 3 ? i + N * j : i),
+                           regVar, face);
+      }
+      faceBelow = face;
 
       // 2. Face states, once per cell and in-plane axis: the thread's own cell, and its ring cell.
       {
@@ -250,40 +283,26 @@ __global__ void __launch_bounds__(N* Rows,
         }
       }
 
-      // The marching face k - 1/2 completes plane k - 1 (or is the patch's lower face).
-      const CellFaces<PDE> own = cellFaces<Recon>(pde, vBelow, vAt, vAbove, qAt);
-      fell += own.firstOrder;
-      const State face = Flux::flux(pde, upperBelow, own.lower, kMarch);
-      upperBelow = own.upper;
-      if (k > 0) {
-        State done;
-        for (int v = 0; v < kVars; ++v)
-          done[v] = partialBelow[v] - rm * (face[v] - faceBelow[v]);
-        lambda = maxNaNWins(lambda, completeCell(pde, done, stage, qOut,
-                                                 ownPatch + offsetOf(i, row, k - 1), vs, writes));
-      } else if (fluxRegister && writes) {
-        storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 0, 0, kDim == 3 ? i + N * j : i),
-                           regVar, face);
-      }
-      faceBelow = face;
+      // Plane k's update starts from its state, read before the face fluxes take the memory.
+      partialBelow = readShared<PDE>(sq, kCells, cell);
       __syncthreads();
 
-      // 3. The in-plane faces below this cell, and the tile's upper faces on its edge.
-      writeShared<PDE>(Flux::flux(pde, readShared<PDE>(sux, kCells, cell - 1),
-                                  readShared<PDE>(slx, kCells, cell), 0),
-                       sfx, Shape::kXFaces, row * (N + 1) + i);
-      if (i == N - 1)
-        writeShared<PDE>(Flux::flux(pde, readShared<PDE>(sux, kCells, cell),
-                                    readShared<PDE>(slx, kCells, cell + 1), 0),
-                         sfx, Shape::kXFaces, row * (N + 1) + N);
+      // 3. The in-plane faces, spread evenly over the threads (a row has one face more than
+      //    cells): x faces [row][face], face f between the row's cells f - 1 and f; in 3D y faces
+      //    [face row][i], face row f between the tile's rows f - 1 and f.
+      for (int f = tid; f < Shape::kXFaces; f += Shape::kThreads) {
+        const int upperCell = (f / (N + 1) + kRing) * kPitch + f % (N + 1) + kHalo;
+        writeShared<PDE>(Flux::flux(pde, readShared<PDE>(sux, kCells, upperCell - 1),
+                                    readShared<PDE>(slx, kCells, upperCell), 0),
+                         sfx, Shape::kXFaces, f);
+      }
       if constexpr (kDim == 3) {
-        writeShared<PDE>(Flux::flux(pde, readShared<PDE>(suy, kCells, cell - kPitch),
-                                    readShared<PDE>(sly, kCells, cell), 1),
-                         sfy, Shape::kYFaces, row * N + i);
-        if (row == Rows - 1)
-          writeShared<PDE>(Flux::flux(pde, readShared<PDE>(suy, kCells, cell),
-                                      readShared<PDE>(sly, kCells, cell + kPitch), 1),
-                           sfy, Shape::kYFaces, Rows * N + i);
+        for (int f = tid; f < Shape::kYFaces; f += Shape::kThreads) {
+          const int upperCell = (f / N + kRing) * kPitch + f % N + kHalo;
+          writeShared<PDE>(Flux::flux(pde, readShared<PDE>(suy, kCells, upperCell - kPitch),
+                                      readShared<PDE>(sly, kCells, upperCell), 1),
+                           sfy, Shape::kYFaces, f);
+        }
       }
       __syncthreads();
 
@@ -291,11 +310,11 @@ __global__ void __launch_bounds__(N* Rows,
       const State xBelow = readShared<PDE>(sfx, Shape::kXFaces, row * (N + 1) + i);
       const State xAbove = readShared<PDE>(sfx, Shape::kXFaces, row * (N + 1) + i + 1);
       for (int v = 0; v < kVars; ++v)
-        partialBelow[v] = qAt[v] - rx * (xAbove[v] - xBelow[v]);
+        partialBelow[v] = partialBelow[v] - rx * (xAbove[v] - xBelow[v]);
       if (fluxRegister && writes && (i == 0 || i == N - 1))
         storeRegister<PDE>(fluxRegister,
                            reg.index(patch, 0, i == N - 1, 0, kDim == 3 ? j + N * k : k), regVar,
-                           i == N - 1 ? xAbove : xBelow);
+                           either(i == N - 1, xAbove, xBelow));
       if constexpr (kDim == 3) {
         const State yBelow = readShared<PDE>(sfy, Shape::kYFaces, row * N + i);
         const State yAbove = readShared<PDE>(sfy, Shape::kYFaces, (row + 1) * N + i);
@@ -303,16 +322,19 @@ __global__ void __launch_bounds__(N* Rows,
           partialBelow[v] = partialBelow[v] - ry * (yAbove[v] - yBelow[v]);
         if (fluxRegister && writes && (j == 0 || j == N - 1))
           storeRegister<PDE>(fluxRegister, reg.index(patch, 1, j == N - 1, 0, i + N * k), regVar,
-                             j == N - 1 ? yAbove : yBelow);
+                             either(j == N - 1, yAbove, yBelow));
       }
     }
 
     // The face above the last plane closes it and is the patch's upper face.
-    State vTop = vAbove;
-    if constexpr (kHalo > 1)
-      vTop = reconstructedVariables<Recon>(pde, readState<PDE>(column + (N + 1) * planeStride, vs));
-    const State top = cellFaces<Recon>(pde, vAt, vAbove, vTop, qAbove).lower;
-    const State face = Flux::flux(pde, upperBelow, top, kMarch);
+    const State qTop = readState<PDE>(column + N * planeStride, vs);
+    const State vTop = reconstructedVariables<Recon>(pde, qTop);
+    const State vFar =
+        kHalo > 1
+            ? reconstructedVariables<Recon>(pde, readState<PDE>(column + (N + 1) * planeStride, vs))
+            : vTop;
+    const State face =
+        Flux::flux(pde, upperBelow, cellFaces<Recon>(pde, vBelow, vTop, vFar, qTop).lower, kMarch);
     State done;
     for (int v = 0; v < kVars; ++v)
       done[v] = partialBelow[v] - rm * (face[v] - faceBelow[v]);
