@@ -16,7 +16,9 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
 [ -x "$root/usr/bin/apt-get" ] || debootstrap --variant=minbase bookworm "$root" "$mirror"
-cp /etc/resolv.conf "$root/etc/resolv.conf"
+# As on an installed machine: name resolution, and this host's name (without it OpenMPI's start
+# waits seconds for a lookup of its own name).
+cp /etc/resolv.conf /etc/hosts "$root/etc/"
 mounted=()
 cleanup() { for ((n = ${#mounted[@]} - 1; n >= 0; n--)); do umount -l "${mounted[n]}"; done; }
 trap cleanup EXIT
