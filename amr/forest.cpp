@@ -135,7 +135,40 @@ Forest<Dim>::Forest(MPI_Comm comm, Vec<int, Dim> treesPerAxis, Vec<bool, Dim> pe
   if (initialLevel < 0 || initialLevel > deepestLevel())
     throw std::invalid_argument("Forest: initial level " + std::to_string(initialLevel) +
                                 " outside [0, " + std::to_string(deepestLevel()) + "]");
+  buildConnectivity();
+  state_->forest = Api::create(comm, state_->connectivity, rootLevel_ + initialLevel,
+                               sizeof(QuadrantData), &clearFlag<Dim>, nullptr);
+  // p4est's uniform start may split a family between two ranks, and a split family cannot
+  // coarsen: the forest would then adapt differently on different rank counts.
+  if (state_->forest->mpisize > 1)
+    Api::partition(state_->forest, nullptr);
+  collectLeaves();
+}
 
+template <int Dim>
+Forest<Dim>::Forest(MPI_Comm comm, Vec<int, Dim> treesPerAxis, Vec<bool, Dim> periodic,
+                    const std::filesystem::path& file, bool keepPartition)
+    : comm_(comm), treesPerAxis_(treesPerAxis), periodic_(periodic),
+      state_(std::make_unique<State>()) {
+  using Api = P4est<Dim>;
+  initialiseP4estOnce();
+  buildConnectivity();
+  typename Api::Connectivity* saved = nullptr;
+  state_->forest =
+      Api::load(file.c_str(), comm, sizeof(QuadrantData), &clearFlag<Dim>, !keepPartition, &saved);
+  const bool same = Api::sameConnectivity(saved, state_->connectivity);
+  Api::destroy(saved);
+  if (!same)
+    throw std::invalid_argument(file.string() + ": a forest of another box of level-0 patches");
+  state_->forest->connectivity = state_->connectivity;
+  if (!keepPartition && state_->forest->mpisize > 1)
+    Api::partition(state_->forest, nullptr); // families together, as the constructor above
+  collectLeaves();
+}
+
+template <int Dim>
+void Forest<Dim>::buildConnectivity() {
+  using Api = P4est<Dim>;
   // p4est balances and searches across tree boundaries through face, edge and corner transforms
   // and tree-overlap computations that cost far more than the same work inside one tree; with one
   // tree per level-0 patch they dominate every adapt. So the trees are blocks of 2^k level-0
@@ -145,11 +178,11 @@ Forest<Dim>::Forest(MPI_Comm comm, Vec<int, Dim> treesPerAxis, Vec<bool, Dim> pe
   // tree per patch.
   rootLevel_ = kMaxRootLevel;
   for (int a = 0; a < Dim; ++a)
-    rootLevel_ = std::min(rootLevel_, std::countr_zero(unsigned(treesPerAxis[a])));
+    rootLevel_ = std::min(rootLevel_, std::countr_zero(unsigned(treesPerAxis_[a])));
   Vec<int, Dim> brickTrees;
   for (int a = 0; a < Dim; ++a)
-    brickTrees[a] = treesPerAxis[a] >> rootLevel_;
-  state_->connectivity = Api::brick(brickTrees, periodic);
+    brickTrees[a] = treesPerAxis_[a] >> rootLevel_;
+  state_->connectivity = Api::brick(brickTrees, periodic_);
   const auto* conn = state_->connectivity;
   state_->treeOrigin.resize(std::size_t(conn->num_trees));
   for (p4est_topidx_t t = 0; t < conn->num_trees; ++t) {
@@ -158,13 +191,11 @@ Forest<Dim>::Forest(MPI_Comm comm, Vec<int, Dim> treesPerAxis, Vec<bool, Dim> pe
     for (int a = 0; a < Dim; ++a)
       state_->treeOrigin[t][a] = int(v[a]);
   }
-  state_->forest = Api::create(comm, state_->connectivity, rootLevel_ + initialLevel,
-                               sizeof(QuadrantData), &clearFlag<Dim>, nullptr);
-  // p4est's uniform start may split a family between two ranks, and a split family cannot
-  // coarsen: the forest would then adapt differently on different rank counts.
-  if (state_->forest->mpisize > 1)
-    Api::partition(state_->forest, nullptr);
-  collectLeaves();
+}
+
+template <int Dim>
+void Forest<Dim>::save(const std::filesystem::path& file) const {
+  P4est<Dim>::save(file.c_str(), state_->forest);
 }
 
 template <int Dim>

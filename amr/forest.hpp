@@ -4,6 +4,7 @@
 // 2^k level-0 patches per axis where the counts allow it (see the constructor), but every level
 // and index this class reports counts from the level-0 patches, whatever the trees.
 // The forest owns its p4est objects; the MPI communicator is the caller's.
+#include <filesystem>
 #include <memory>
 #include <mpi.h>
 #include <span>
@@ -46,6 +47,12 @@ public:
   // to initialLevel. Where every count is a multiple of 2^k, p4est sees a brick of
   // treesPerAxis / 2^k trees refined to level k (k at most a fixed cap, see deepestLevel()).
   Forest(MPI_Comm comm, Vec<int, Dim> treesPerAxis, Vec<bool, Dim> periodic, int initialLevel);
+  // Collective: the forest that save() wrote to `file`, for the same box. With keepPartition (the
+  // same rank count as the writer's) each rank gets the leaves it had; otherwise the leaves are
+  // spread evenly, families kept together. The file must be whole (p4est aborts on a damaged
+  // one: check it first); throws std::invalid_argument if it is a forest of another box.
+  Forest(MPI_Comm comm, Vec<int, Dim> treesPerAxis, Vec<bool, Dim> periodic,
+         const std::filesystem::path& file, bool keepPartition);
   ~Forest();
   Forest(const Forest&) = delete;
   Forest& operator=(const Forest&) = delete;
@@ -53,6 +60,9 @@ public:
   Vec<int, Dim> treesPerAxis() const { return treesPerAxis_; }
   Vec<bool, Dim> periodic() const { return periodic_; }
   MPI_Comm comm() const { return comm_; }
+
+  // Collective: writes the forest with its partition to `file` (p4est_save_ext).
+  void save(const std::filesystem::path& file) const;
 
   // This rank's leaves in forest order (trees in order, Morton order within a tree).
   const std::vector<Leaf<Dim>>& leaves() const { return leaves_; }
@@ -90,6 +100,8 @@ public:
   static int deepestLevel();
 
 private:
+  // The brick of trees for treesPerAxis, and rootLevel_ and the trees' origins from it.
+  void buildConnectivity();
   // The leaves and the ghost layer of the current forest (collective: the ghost layer is).
   void collectLeaves();
 

@@ -61,6 +61,17 @@ struct P4est<2> {
                              void* ghostData) {
     p4est_ghost_exchange_custom(f, g, size, mirrorData, ghostData);
   }
+  // The forest and its connectivity in one file, with the partition (no quadrant data).
+  static void save(const char* file, Forest* f) { p4est_save_ext(file, f, 0, 1); }
+  static Forest* load(const char* file, sc_MPI_Comm comm, std::size_t dataSize, InitFn init,
+                      bool uniform, Connectivity** c) {
+    Forest* f = p4est_load_ext(file, comm, 0, 0, uniform, 1, nullptr, c);
+    p4est_reset_data(f, dataSize, init, nullptr); // loaded without data: none allocated
+    return f;
+  }
+  static bool sameConnectivity(Connectivity* a, Connectivity* b) {
+    return p4est_connectivity_is_equal(a, b);
+  }
   static void destroy(Ghost* g) { p4est_ghost_destroy(g); }
   static void destroy(Forest* f) { p4est_destroy(f); }
   static void destroy(Connectivity* c) { p4est_connectivity_destroy(c); }
@@ -112,6 +123,17 @@ struct P4est<3> {
   static void exchangeGhosts(Forest* f, Ghost* g, std::size_t size, void** mirrorData,
                              void* ghostData) {
     p8est_ghost_exchange_custom(f, g, size, mirrorData, ghostData);
+  }
+  // The forest and its connectivity in one file, with the partition (no quadrant data).
+  static void save(const char* file, Forest* f) { p8est_save_ext(file, f, 0, 1); }
+  static Forest* load(const char* file, sc_MPI_Comm comm, std::size_t dataSize, InitFn init,
+                      bool uniform, Connectivity** c) {
+    Forest* f = p8est_load_ext(file, comm, 0, 0, uniform, 1, nullptr, c);
+    p8est_reset_data(f, dataSize, init, nullptr); // loaded without data: none allocated
+    return f;
+  }
+  static bool sameConnectivity(Connectivity* a, Connectivity* b) {
+    return p8est_connectivity_is_equal(a, b);
   }
   static void destroy(Ghost* g) { p8est_ghost_destroy(g); }
   static void destroy(Forest* f) { p8est_destroy(f); }

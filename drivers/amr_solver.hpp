@@ -14,6 +14,7 @@
 // The criterion is a built-in one given as data (amr::IndicatorCriterion), evaluated where the
 // state lives, so that a device run sends only the flags to the host; or any host callable
 // (amr::RefinementCriterion), which on the device back end sees a host copy of the state.
+#include <filesystem>
 #include <mpi.h>
 #include <optional>
 #include <span>
@@ -84,6 +85,31 @@ public:
         criterion_(std::move(criterion)), solver_(solverOnForest(pde, cfl, space, scheme)) {
     ranks_ = mpi::rankCount(comm);
     summarise();
+  }
+
+  // A forest written by amr::Forest::save (a checkpoint's), to continue a run on: keepPartition
+  // where the rank count is the writer's.
+  struct SavedForest {
+    std::filesystem::path file;
+    bool keepPartition = true;
+  };
+
+  // The solver on a saved forest; restore() then gives it the state.
+  AmrSolver(MPI_Comm comm, PDE pde, PatchLayout<kDim> layout, Vec<int, kDim> level0Patches,
+            Vec<double, kDim> lower, Vec<double, kDim> upper, DomainBoundary<kDim> boundary,
+            AmrSettings settings, Criterion criterion, double cfl, const SavedForest& saved,
+            MemorySpace space = MemorySpace::Host, PatchScheme scheme = {})
+      : forest_(comm, level0Patches, periodicAxes(boundary), saved.file, saved.keepPartition),
+        layout_(layout), lower_(lower), upper_(upper), boundary_(std::move(boundary)),
+        settings_(settings), criterion_(std::move(criterion)),
+        solver_(solverOnForest(pde, cfl, space, scheme)) {
+    ranks_ = mpi::rankCount(comm);
+    summarise();
+  }
+
+  // This rank's patches' state (one per leaf), the time and the step count of a checkpoint.
+  void restore(const PatchStore<kDim>& state, double time, long long step) {
+    solver_.restore(state, time, step);
   }
 
   // Sets the initial data and adapts the mesh to it, repeatedly, until the mesh settles (at

@@ -40,9 +40,10 @@ std::string duration(double seconds) {
 
 } // namespace
 
-RunLog::RunLog(const std::filesystem::path& jsonLinesPath, double endTime, int progressEvery)
-    : json_(jsonLinesPath, std::ios::trunc), path_(jsonLinesPath), endTime_(endTime),
-      progressEvery_(progressEvery) {
+RunLog::RunLog(const std::filesystem::path& jsonLinesPath, double endTime, int progressEvery,
+               bool append)
+    : json_(jsonLinesPath, append ? std::ios::app : std::ios::trunc), path_(jsonLinesPath),
+      endTime_(endTime), progressEvery_(progressEvery) {
   if (!json_)
     throw std::runtime_error(jsonLinesPath.string() + ": cannot open the run log for writing");
 }
@@ -77,6 +78,11 @@ void RunLog::step(const StepReport& r) {
 void RunLog::output(long long step, double time, const std::filesystem::path& file) {
   line("{\"event\":\"output\",\"step\":" + std::to_string(step) + ",\"time\":" + number(time) +
        ",\"file\":" + quoted(file.string()) + "}");
+}
+
+void RunLog::checkpoint(long long step, double time, const std::filesystem::path& folder) {
+  line("{\"event\":\"checkpoint\",\"step\":" + std::to_string(step) + ",\"time\":" + number(time) +
+       ",\"folder\":" + quoted(folder.string()) + "}");
 }
 
 void RunLog::atomicStrategy(std::string_view scatter, const atomics::TunerChoice& choice) {

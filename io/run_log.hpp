@@ -24,10 +24,13 @@ struct StepReport {
 class RunLog {
 public:
   // `endTime` is the simulated time the run stops at, for the ETA; progressEvery = 0 prints none.
-  RunLog(const std::filesystem::path& jsonLinesPath, double endTime, int progressEvery);
+  // A restarted run appends to the log of the run it continues.
+  RunLog(const std::filesystem::path& jsonLinesPath, double endTime, int progressEvery,
+         bool append = false);
 
   void step(const StepReport& r);
   void output(long long step, double time, const std::filesystem::path& file);
+  void checkpoint(long long step, double time, const std::filesystem::path& folder);
   // The atomic strategy of one face scatter: forced by the case, or the tuner's pick with the
   // median time of every candidate.
   void atomicStrategy(std::string_view scatter, const atomics::TunerChoice& choice);

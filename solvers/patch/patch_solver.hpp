@@ -162,6 +162,20 @@ public:
     computeEigenvalues();
   }
 
+  // Continues a run where a checkpoint left it: the owned patches' state (in any memory space),
+  // the time and the step count. The eigenvalues are recomputed from the state, as the last step
+  // left them, so the next dt is the one the uninterrupted run takes.
+  void restore(const PatchStore<kDim>& state, double time, long long step) {
+    if (state.numPatches() != numPatches())
+      throw std::invalid_argument("PatchSolver::restore: " + std::to_string(state.numPatches()) +
+                                  " patches of state for " + std::to_string(numPatches()));
+    current_.copyPatchesFrom(state, numPatches());
+    time_ = time;
+    step_ = step;
+    halosFilled_ = false;
+    computeEigenvalues();
+  }
+
   // The largest stable step for the current state (of every rank's patches).
   double stableDt() {
     double dt = backend_->timeStep(cfl_, patchLambda_.data());

@@ -1,4 +1,4 @@
-// The tessera command: `tessera run case.toml [--set key=value ...] [--quiet]`.
+// The tessera command: `tessera run case.toml [--set key=value ...] [--quiet] [--restart DIR]`.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
@@ -6,9 +6,11 @@
 
 #include "engine/device_selection.hpp"
 #include "engine/gpu_check.hpp"
+#include "io/checkpoint.hpp"
 #include "io/config.hpp"
 #include "solvers/unphysical_state.hpp"
 #include "tools/tessera/run_case.hpp"
+#include "tools/tessera/stop_signals.hpp"
 
 // MPI for the whole run (the p4est forest needs it), finalised on every way out of main.
 struct MpiSession {
@@ -20,14 +22,18 @@ struct MpiSession {
 
 int main(int argc, char** argv) {
   using namespace tessera;
+  // Progress reaches a redirected output (a batch job's log) line by line, not in 4 KB blocks
+  // that a killed run would lose.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   const MpiSession mpi(argc, argv);
+  cli::installStopSignals();
   // Rank 0 speaks for a run on several ranks; every rank's errors still reach stderr.
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank != 0 && std::freopen("/dev/null", "w", stdout) == nullptr)
     std::fprintf(stderr, "tessera: rank %d: cannot silence its standard output\n", rank);
   CLI::App app{"Tessera: adaptive patch-based finite volumes"};
-  app.set_version_flag("--version", "tessera 0.1.0");
+  app.set_version_flag("--version", "tessera " TESSERA_VERSION);
   app.require_subcommand(1);
 
   cli::RunRequest request;
@@ -37,6 +43,9 @@ int main(int argc, char** argv) {
                   "Override a setting, e.g. --set time.end_time=0.2 (repeatable)")
       ->type_name("KEY=VALUE");
   run->add_flag("--quiet", request.quiet, "No progress line per step");
+  run->add_option("--restart", request.restart,
+                  "Continue from a checkpoint folder (output/<name>/checkpoints/checkpoint_<step>)")
+      ->type_name("CHECKPOINT");
 
   try {
     app.parse(argc, argv);
@@ -52,11 +61,13 @@ int main(int argc, char** argv) {
     if (gpu.devices > 0 && gpu.nodeRanks > gpu.devices && gpu.nodeRank == 0)
       std::fprintf(stderr, "tessera: %d ranks share the %d GPUs of this node\n", gpu.nodeRanks,
                    gpu.devices);
-    cli::runCase(request);
-    return 0;
+    return cli::runCase(request);
   } catch (const io::ConfigError& e) {
     std::fprintf(stderr, "tessera: error: %s\n", e.what());
     return e.exitCode();
+  } catch (const io::CheckpointError& e) {
+    std::fprintf(stderr, "tessera: error: cannot continue from the checkpoint: %s\n", e.what());
+    return cli::kExitBadCheckpoint;
   } catch (const UnphysicalStateError& e) {
     std::fprintf(stderr, "tessera: error: the solution became unphysical: %s\n", e.what());
     return cli::kExitUnphysicalState;

@@ -12,6 +12,7 @@
 #include "io/run_log.hpp"
 #include "physics/shipped_systems.hpp"
 #include "tools/tessera/case_reader.hpp"
+#include "tools/tessera/patch_checkpoints.hpp"
 #include "tools/tessera/run_settings.hpp"
 #include "tools/tessera/run_unstructured_case.hpp"
 #if TESSERA_HAS_VTK
@@ -72,13 +73,14 @@ std::pair<AmrSettings, amr::IndicatorCriterion> readAmr(Config& cfg) {
   return {settings, criterion};
 }
 
-// Runs a case: makeInitial(layout, geometry) gives the initial state of a mesh. On several MPI
-// ranks every rank steps its patches and writes them as its piece of each output step; rank 0
-// prints, logs and writes the .pvtu and .pvd.
+// Runs a case: makeInitial(layout, geometry) gives the initial state of a mesh; or, with
+// --restart, continues from a checkpoint. On several MPI ranks every rank steps its patches and
+// writes them as its piece of each output step; rank 0 prints, logs and writes the .pvtu and .pvd.
+// Returns the exit code (run_case.hpp).
 template <ConservationLaw PDE, class MakeInitial>
-void simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme& scheme,
-              MakeInitial makeInitial, const UniformPatchGrid<PDE::kDim>& level0,
-              const DomainBoundary<PDE::kDim>& boundary) {
+int simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme& scheme,
+             MakeInitial makeInitial, const UniformPatchGrid<PDE::kDim>& level0,
+             const DomainBoundary<PDE::kDim>& boundary) {
   constexpr int Dim = PDE::kDim;
   const auto [settings, criterion] = readAmr<PDE>(cfg);
   if (settings.maxLevel > 0 && level0.layout().cellsPerAxis % 2 != 0)
@@ -86,6 +88,7 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme
              "must be even with adaptive refinement (amr.max_level > 0)");
   const double cfl = cfg.getDouble("time.cfl", 0.8 / Dim, io::Range{0.0, 1.0 / Dim, true, false});
   const RunSettings run = readRunSettings(cfg, request);
+  const CheckpointSettings checkpointSettings = readCheckpointSettings(cfg, run);
   const MemorySpace space = readBackend(cfg);
   cfg.rejectUnreadKeys(); // every key has been read: anything left is a mistake
 
@@ -94,60 +97,112 @@ void simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   const bool lead = rank == 0;
 
-  AmrSolver<PDE> amr(MPI_COMM_WORLD, pde, level0.layout(), level0.patchesPerAxis(), level0.lower(),
-                     level0.upper(), boundary, settings, criterion, cfl, space, scheme);
-  amr.initialise(makeInitial);
-  PatchSolver<PDE>& solver = amr.solver();
+  PatchCaseFacts facts{Dim, PDE::kName, PDE::kNumVars, level0.layout().cellsPerAxis, {}};
+  for (int a = 0; a < Dim; ++a)
+    facts.level0Patches.push_back(level0.patchesPerAxis()[a]);
+  std::optional<io::CheckpointInfo> resumed;
+  if (request.restart)
+    resumed = openCheckpoint(MPI_COMM_WORLD, *request.restart, facts);
 
-  std::optional<io::RunLog> log = openLeadRunLog(cfg, request, run);
+  std::optional<AmrSolver<PDE>> amr;
+  if (resumed) {
+    const typename AmrSolver<PDE>::SavedForest saved{*request.restart / kForestFile,
+                                                     resumed->ranks == ranks};
+    amr.emplace(MPI_COMM_WORLD, pde, level0.layout(), level0.patchesPerAxis(), level0.lower(),
+                level0.upper(), boundary, settings, criterion, cfl, saved, space, scheme);
+    restoreAmrCheckpointData(*amr, *request.restart, *resumed);
+  } else {
+    amr.emplace(MPI_COMM_WORLD, pde, level0.layout(), level0.patchesPerAxis(), level0.lower(),
+                level0.upper(), boundary, settings, criterion, cfl, space, scheme);
+    amr->initialise(makeInitial);
+  }
+  PatchSolver<PDE>& solver = amr->solver();
+
+  std::optional<io::RunLog> log = openLeadRunLog(cfg, request, run, resumed.has_value());
+  PatchCheckpoints checkpoints(checkpointSettings, run, facts, cfg.effectiveToml(),
+                               space == MemorySpace::Device ? "device" : "host", solver.time(),
+                               request.started);
 
 #if TESSERA_HAS_VTK
   io::VtkSeriesWriter writer(run.directory, run.name, rank, ranks);
+  if (resumed)
+    writer.resume(resumed->series);
   const auto writeOutput = [&]() {
     writeOutputStep(run, log, solver.step(), solver.time(), [&] {
       std::vector<int> levels;
-      for (const auto& leaf : amr.forest().leaves())
+      for (const auto& leaf : amr->forest().leaves())
         levels.push_back(leaf.level);
       return writer.write(int(solver.step()), solver.time(),
                           io::patchMesh<Dim>(solver.layout(), solver.geometry(), levels,
-                                             int(amr.firstGlobalPatch())),
+                                             int(amr->firstGlobalPatch())),
                           io::cellArrays(solver.pde(), solver.hostState()));
     });
   };
+  const auto series = [&] { return writer.written(); };
 #else
   noteNoVtkOutput(run);
   const auto writeOutput = [] {};
+  const auto series = [] { return std::vector<std::pair<double, std::string>>{}; };
 #endif
 
-  if (lead)
+  if (lead) {
     std::printf("tessera: %s, %dD, %lld patches of %d^%d cells on levels %d to %d, %lld cells, "
                 "%d rank%s, %s with %s, CFL %.3g, to t = %g\n",
-                request.caseFile.string().c_str(), Dim, amr.globalPatches(),
-                solver.layout().cellsPerAxis, Dim, settings.minLevel, amr.finestLevel(),
-                amr.globalCells(), ranks, ranks == 1 ? "" : "s", describe(scheme.spatial).c_str(),
+                request.caseFile.string().c_str(), Dim, amr->globalPatches(),
+                solver.layout().cellsPerAxis, Dim, settings.minLevel, amr->finestLevel(),
+                amr->globalCells(), ranks, ranks == 1 ? "" : "s", describe(scheme.spatial).c_str(),
                 scheme.integrator.name, cfl, run.endTime);
-  writeOutput();
-  OutputSchedule schedule(run);
+    if (resumed)
+      std::printf("tessera: continuing from %s at step %lld, t = %.17g\n",
+                  request.restart->string().c_str(), resumed->step, resumed->time);
+  }
+  if (!resumed)
+    writeOutput();
+  OutputSchedule schedule(run, resumed ? resumed->outputsDone : 0);
+  AfterStep verdict;
   while (schedule.running(solver.time(), solver.step())) {
     Stopwatch watch;
-    const double dt = stepToward(amr, schedule.next(), schedule.slack());
+    const double dt = stepToward(*amr, schedule.next(), schedule.slack());
     const bool reachesOutput = schedule.reached(solver.time());
+    const double stepSeconds = watch.seconds();
     if (log)
-      log->step({solver.step(), solver.time(), dt, int(amr.globalPatches()), amr.globalCells(),
-                 amr.finestLevel() + 1, watch.seconds()});
+      log->step({solver.step(), solver.time(), dt, int(amr->globalPatches()), amr->globalCells(),
+                 amr->finestLevel() + 1, stepSeconds});
     if (reachesOutput)
       writeOutput();
+    verdict = checkpoints.afterStep(MPI_COMM_WORLD, stepSeconds);
+    if (verdict.signal != 0 || verdict.wallLimit)
+      break;
+    if (checkpoints.dueByRun(solver.time(), solver.step()) || verdict.wallCheckpoint) {
+      const auto folder = checkpoints.write(*amr, schedule.outputsDone(), series());
+      if (log)
+        log->checkpoint(solver.step(), solver.time(), folder);
+    }
   }
-  writeOutput();
+  const bool stoppedEarly = verdict.signal != 0 || verdict.wallLimit;
+  if (!stoppedEarly)
+    writeOutput();
+  const auto folder = checkpoints.write(*amr, schedule.outputsDone(), series());
+  if (log)
+    log->checkpoint(solver.step(), solver.time(), folder);
   long long fallbacks = solver.firstOrderFallbacks();
   MPI_Allreduce(MPI_IN_PLACE, &fallbacks, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   if (log)
     log->finish(
         solver.step(), solver.time(),
-        {solver.times().halo, solver.times().update, solver.times().reflux, amr.regridSeconds()},
+        {solver.times().halo, solver.times().update, solver.times().reflux, amr->regridSeconds()},
         fallbacks);
+  if (stoppedEarly) {
+    if (lead)
+      std::printf("tessera: stopped by %s at step %lld, t = %.17g; checkpoint %s: continue with "
+                  "--restart %s\n",
+                  verdict.signal != 0 ? signalName(verdict.signal) : "run.wall_limit",
+                  solver.step(), solver.time(), folder.string().c_str(), folder.string().c_str());
+    return verdict.signal != 0 ? 128 + verdict.signal : kExitWallLimit;
+  }
   if (lead && schedule.beforeEnd(solver.time()))
     std::printf("stopped at time.max_steps = %lld before time.end_time\n", run.maxSteps);
+  return 0;
 }
 
 // Initial data that does not depend on the mesh.
@@ -157,7 +212,7 @@ auto fixedInitial(Initial ic) {
 }
 
 template <int Dim>
-void runEuler(Config& cfg, const RunRequest& request) {
+int runEuler(Config& cfg, const RunRequest& request) {
   Euler<Dim> pde;
   pde.gamma = cfg.getDouble("physics.gamma", 1.4, io::Range{1.0, 10.0, true, false});
   const PatchScheme scheme = readScheme<Euler<Dim>>(cfg);
@@ -185,7 +240,7 @@ void runEuler(Config& cfg, const RunRequest& request) {
     // 3.5 cells of the finest level by default.
     const int finest = cfg.getInt("amr.max_level", 0, io::Range::closed(0, 12));
     ic.radius = cfg.getDouble("initial.radius", 3.5 * maxDx / (1 << finest), io::Range::positive());
-    simulate(
+    return simulate(
         cfg, request, pde, scheme,
         [ic](const PatchLayout<Dim>& layout, std::span<const PatchGeometry<Dim>> geometry) mutable {
           ic.placeOn(layout, geometry, MPI_COMM_WORLD);
@@ -202,7 +257,7 @@ void runEuler(Config& cfg, const RunRequest& request) {
     ic.strength = cfg.getDouble("initial.strength", 5.0, io::Range::closed(0.0, 10.0));
     ic.velocity =
         toVec<Dim>(cfg.getDoubles("initial.velocity", std::vector<double>(Dim, 0.0), Dim));
-    simulate(cfg, request, pde, scheme, fixedInitial(ic), grid, boundary);
+    return simulate(cfg, request, pde, scheme, fixedInitial(ic), grid, boundary);
   } else if (type == "kelvin_helmholtz") {
     KelvinHelmholtz<Dim> ic;
     ic.pde = pde;
@@ -211,10 +266,10 @@ void runEuler(Config& cfg, const RunRequest& request) {
     ic.shear = cfg.getDouble("initial.shear", 1.0);
     ic.pressure = cfg.getDouble("initial.pressure", 2.5, io::Range::positive());
     ic.amplitude = cfg.getDouble("initial.amplitude", 0.01);
-    simulate(cfg, request, pde, scheme, fixedInitial(ic), grid, boundary);
+    return simulate(cfg, request, pde, scheme, fixedInitial(ic), grid, boundary);
   } else if (type == "riemann") {
     const RiemannProblem<Dim> ic = readRiemann<Dim>(cfg, pde, grid.lower(), grid.upper());
-    simulate(cfg, request, pde, scheme, fixedInitial(ic), grid, boundary);
+    return simulate(cfg, request, pde, scheme, fixedInitial(ic), grid, boundary);
   } else {
     EulerPulse<Dim> ic;
     ic.pde = pde;
@@ -225,12 +280,12 @@ void runEuler(Config& cfg, const RunRequest& request) {
     ic.velocity =
         toVec<Dim>(cfg.getDoubles("initial.velocity", std::vector<double>(Dim, 0.0), Dim));
     ic.pressure = cfg.getDouble("initial.pressure", 1.0, io::Range::positive());
-    simulate(cfg, request, pde, scheme, fixedInitial(ic), grid, boundary);
+    return simulate(cfg, request, pde, scheme, fixedInitial(ic), grid, boundary);
   }
 }
 
 template <int Dim>
-void runAdvection(Config& cfg, const RunRequest& request) {
+int runAdvection(Config& cfg, const RunRequest& request) {
   Advection<Dim> pde;
   pde.velocity = toVec<Dim>(cfg.getDoubles("physics.velocity", std::vector<double>(Dim, 1.0), Dim));
   const PatchScheme scheme = readScheme<Advection<Dim>>(cfg);
@@ -240,25 +295,29 @@ void runAdvection(Config& cfg, const RunRequest& request) {
   });
   cfg.getChoice("initial.type", std::nullopt, {"pulse"});
   ScalarPulse<Dim> ic{readPulse<Dim>(cfg, grid)};
-  simulate(cfg, request, pde, scheme, fixedInitial(ic), grid, boundary);
+  return simulate(cfg, request, pde, scheme, fixedInitial(ic), grid, boundary);
 }
 
 } // namespace
 
-void runCase(const RunRequest& request) {
+int runCase(const RunRequest& request) {
   Config cfg = Config::fromFile(request.caseFile);
   for (const std::string& assignment : request.overrides)
     cfg.applyOverride(assignment);
-  if (cfg.getChoice("mesh.type", "patches", {"patches", "unstructured"}) == "unstructured")
-    return runUnstructuredCase(cfg, request);
+  if (cfg.getChoice("mesh.type", "patches", {"patches", "unstructured"}) == "unstructured") {
+    if (request.restart)
+      cfg.fail(ConfigErrorKind::Unavailable, "mesh.type",
+               "--restart continues patch runs only; unstructured runs write no checkpoints yet");
+    runUnstructuredCase(cfg, request);
+    return 0;
+  }
   const int dim = cfg.getInt("mesh.dimension", 2, io::Range::closed(2, 3));
   const std::string system = cfg.getChoice(
       "physics.system", Euler<2>::kName,
       std::vector<std::string>(std::begin(kShippedSystemNames), std::end(kShippedSystemNames)));
   if (system == Euler<2>::kName)
-    dim == 2 ? runEuler<2>(cfg, request) : runEuler<3>(cfg, request);
-  else
-    dim == 2 ? runAdvection<2>(cfg, request) : runAdvection<3>(cfg, request);
+    return dim == 2 ? runEuler<2>(cfg, request) : runEuler<3>(cfg, request);
+  return dim == 2 ? runAdvection<2>(cfg, request) : runAdvection<3>(cfg, request);
 }
 
 } // namespace tessera::cli

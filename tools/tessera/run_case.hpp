@@ -1,23 +1,34 @@
 #pragma once
 // `tessera run`: read a case, build the solver, step to the end time with output and a log.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "engine/timer.hpp"
 
 namespace tessera::cli {
 
 struct RunRequest {
   std::filesystem::path caseFile;
-  std::vector<std::string> overrides; // key=value, applied after the file in order
-  bool quiet = false;                 // no progress lines
+  std::vector<std::string> overrides;           // key=value, applied after the file in order
+  bool quiet = false;                           // no progress lines
+  std::optional<std::filesystem::path> restart; // a checkpoint folder to continue from
+  Stopwatch started;                            // since the program started: run.wall_limit
 };
 
 // Exit codes beyond the configuration errors of io::ConfigErrorKind.
 inline constexpr int kExitOutputError = 10;     // the output folder or a file cannot be written
 inline constexpr int kExitUnphysicalState = 11; // the solution lost positivity or became NaN
 inline constexpr int kExitGpuError = 13;        // a GPU call failed
+inline constexpr int kExitBadCheckpoint = 14; // --restart's checkpoint is damaged or another case's
+inline constexpr int kExitWallLimit = 15;     // stopped before run.wall_limit, with a checkpoint
+// A run stopped by SIGINT or SIGTERM exits with 128 + the signal's number (130, 143), as a shell
+// reports a process the signal ended, after writing a checkpoint.
 
-// Runs the case; throws io::ConfigError for bad configuration before any step is taken.
-void runCase(const RunRequest& request);
+// Runs the case and returns the exit code: 0 at its end, kExitWallLimit or 128 + a signal's
+// number where it stopped early with a checkpoint. Throws io::ConfigError for bad configuration
+// before any step is taken, io::CheckpointError for a checkpoint it cannot continue from.
+int runCase(const RunRequest& request);
 
 } // namespace tessera::cli

@@ -26,9 +26,20 @@ RunSettings readRunSettings(Config& cfg, const RunRequest& request, bool timeDep
   s.name = cfg.getString("output.name", request.caseFile.stem().string());
   s.directory = cfg.getString("output.directory", "output/" + s.name);
   s.progressEvery = cfg.getInt("output.progress_every", 1, io::Range::closed(0, 1e9));
+  s.wallLimit = cfg.getDouble("run.wall_limit", 0.0, io::Range::closed(0.0, 1e9));
   if (s.name.empty() || s.name.find('/') != std::string::npos)
     cfg.fail(ConfigErrorKind::OutOfRange, "output.name", "must be a plain file name");
   return s;
+}
+
+CheckpointSettings readCheckpointSettings(Config& cfg, const RunSettings& run) {
+  CheckpointSettings c;
+  c.interval = cfg.getDouble("checkpoint.interval", 0.0, io::Range::closed(0.0, 1e300));
+  c.everySteps = cfg.getInt("checkpoint.every_steps", 0, io::Range::closed(0, 2e9));
+  c.wallInterval = cfg.getDouble("checkpoint.wall_interval", 0.0, io::Range::closed(0.0, 1e9));
+  c.keep = cfg.getInt("checkpoint.keep", 2, io::Range::closed(1, 1000));
+  c.directory = cfg.getString("checkpoint.directory", (run.directory / "checkpoints").string());
+  return c;
 }
 
 MemorySpace readBackend(Config& cfg) {
@@ -61,13 +72,14 @@ void prepareOutputFolder(const Config& cfg, const RunSettings& run) {
 }
 
 std::optional<io::RunLog> openLeadRunLog(const io::Config& cfg, const RunRequest& request,
-                                         const RunSettings& run) {
+                                         const RunSettings& run, bool append) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   std::optional<io::RunLog> log;
   if (rank == 0) {
     prepareOutputFolder(cfg, run);
-    log.emplace(run.directory / "log.jsonl", run.endTime, request.quiet ? 0 : run.progressEvery);
+    log.emplace(run.directory / "log.jsonl", run.endTime, request.quiet ? 0 : run.progressEvery,
+                append);
   }
   MPI_Barrier(MPI_COMM_WORLD); // the folder exists before any rank writes into it
   return log;
@@ -80,9 +92,9 @@ void noteNoVtkOutput(const RunSettings& run) {
     std::printf("note: this build has no VTK output (TESSERA_ENABLE_VTK=OFF); writing none\n");
 }
 
-OutputSchedule::OutputSchedule(const RunSettings& run)
+OutputSchedule::OutputSchedule(const RunSettings& run, long long outputsDone)
     : endTime_(run.endTime), interval_(run.outputInterval), slack_(1e-12 * run.endTime),
-      maxSteps_(run.maxSteps), next_(outputTime(1)) {}
+      maxSteps_(run.maxSteps), outputsDone_(outputsDone), next_(outputTime(outputsDone + 1)) {}
 
 bool OutputSchedule::reached(double time) {
   if (time != next_ || next_ >= endTime_)

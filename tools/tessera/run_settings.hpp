@@ -21,7 +21,19 @@ struct RunSettings {
   std::filesystem::path directory;
   std::string name;
   int progressEvery = 1;
+  double wallLimit = 0.0; // run.wall_limit: seconds the run may take (0: no limit)
 };
+
+// The [checkpoint] section: when a run writes a checkpoint besides at every clean stop (its end,
+// run.wall_limit, a signal), where, and how many it keeps.
+struct CheckpointSettings {
+  double interval = 0.0;     // simulated time between checkpoints (0: none by time)
+  long long everySteps = 0;  // steps between checkpoints (0: none by step)
+  double wallInterval = 0.0; // wall-clock seconds between checkpoints (0: none by wall time)
+  int keep = 2;              // the newest complete checkpoints kept
+  std::filesystem::path directory;
+};
+CheckpointSettings readCheckpointSettings(io::Config& cfg, const RunSettings& run);
 
 // A steady run (timeDependent false: pseudo-time stepping to a steady state) reads no [time] keys
 // and writes the first and last states only.
@@ -38,8 +50,9 @@ void prepareOutputFolder(const io::Config& cfg, const RunSettings& run);
 // Collective over MPI_COMM_WORLD: rank 0 creates the output folder (prepareOutputFolder) and
 // returns the run's log.jsonl; the other ranks get none. Every rank returns once the folder
 // exists.
+// A restarted run appends to the log.
 std::optional<io::RunLog> openLeadRunLog(const io::Config& cfg, const RunRequest& request,
-                                         const RunSettings& run);
+                                         const RunSettings& run, bool append = false);
 
 // Calls writeStep() on every rank of MPI_COMM_WORLD, rank 0 last: its call writes the .pvtu that
 // names the other ranks' pieces, which must exist by then (io/vtk_output.hpp).
@@ -75,7 +88,8 @@ void noteNoVtkOutput(const RunSettings& run);
 // and on the end time; a relative slack absorbs round-off.
 class OutputSchedule {
 public:
-  explicit OutputSchedule(const RunSettings& run);
+  // outputsDone: the output times already passed (a restarted run's, from its checkpoint).
+  explicit OutputSchedule(const RunSettings& run, long long outputsDone = 0);
 
   // Whether the run goes on from this time and step count: before the end time (up to the slack)
   // and below time.max_steps.
@@ -87,13 +101,14 @@ public:
   // After a step that ended at `time`: true where it reached an output time before the end time
   // (the end time's output follows the loop); the schedule then moves to the next one.
   bool reached(double time);
+  long long outputsDone() const { return outputsDone_; }
 
 private:
   double outputTime(long long k) const;
 
   double endTime_, interval_, slack_;
   long long maxSteps_;
-  long long outputsDone_ = 0;
+  long long outputsDone_;
   double next_;
 };
 

@@ -1,0 +1,280 @@
+// Checkpoint and restart of the tessera program, end to end: a run continued from a checkpoint
+// ends bitwise where the uninterrupted run ends (state, mesh, output files and the .pvd series),
+// also from a checkpoint written right after a regrid, on the host; on another rank count to
+// 1e-13; SIGTERM and run.wall_limit stop a run with a complete checkpoint, one message, their exit
+// codes and no temporary file; a damaged checkpoint or another case's is refused, naming the file
+// and what is wrong, and nothing is overwritten.
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdint>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <spawn.h>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <vector>
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string fileText(const fs::path& file) {
+  std::stringstream text;
+  text << std::ifstream(file, std::ios::binary).rdbuf();
+  return text.str();
+}
+
+// The values of a checkpoint's state.bin (after its 64-byte header: patches, values per patch).
+std::vector<double> stateValues(const fs::path& checkpoint) {
+  const std::string bytes = fileText(checkpoint / "state.bin");
+  std::uint64_t patches = 0, perPatch = 0;
+  std::memcpy(&patches, bytes.data() + 16, 8);
+  std::memcpy(&perPatch, bytes.data() + 24, 8);
+  std::vector<double> values(patches * perPatch);
+  std::memcpy(values.data(), bytes.data() + 64, values.size() * sizeof(double));
+  return values;
+}
+
+int countOf(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+    ++n;
+  return n;
+}
+
+struct Result {
+  int exitCode;
+  std::string output;
+};
+
+class CheckpointRestart : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("tessera_restart_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    std::ofstream(dir_ / "sedov.toml") << sedovCase();
+  }
+  void TearDown() override {
+    if (!HasFailure())
+      fs::remove_all(dir_);
+  }
+
+  // A small adaptive Sedov blast at second order: three levels, a regrid every 4 steps, output
+  // every 0.01.
+  static std::string sedovCase() {
+    return "[mesh]\ndimension = 2\ncells_per_patch = 8\npatches = [4, 4]\n"
+           "[amr]\nmax_level = 2\nregrid_interval = 4\ncriterion = \"loehner\"\n"
+           "variable = \"pressure\"\nrefine = 0.9\ncoarsen = 0.6\n"
+           "[initial]\ntype = \"sedov\"\n[time]\nend_time = 0.04\n"
+           "[output]\ninterval = 0.01\nprogress_every = 0\n";
+  }
+
+  // tessera run on the case with extra arguments, its output in folder `out` of the test's folder.
+  Result run(const std::string& out, const std::string& args, const std::string& launcher = "") {
+    const fs::path log = dir_ / (out + ".txt");
+    const std::string command =
+        "cd '" + dir_.string() + "' && " + launcher + " '" +
+        TESSERA_EXECUTABLE "' run sedov.toml --set output.directory=" + out + " " + args + " > '" +
+        log.string() + "' 2>&1";
+    const int status = std::system(command.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, fileText(log)};
+  }
+
+  fs::path checkpointOf(const std::string& out, long long step) const {
+    char name[32];
+    std::snprintf(name, sizeof name, "checkpoint_%08lld", step);
+    return dir_ / out / "checkpoints" / name;
+  }
+  // The newest checkpoint of a run.
+  fs::path lastCheckpoint(const std::string& out) const {
+    fs::path last;
+    for (const auto& entry : fs::directory_iterator(dir_ / out / "checkpoints"))
+      if (entry.path().extension() != ".tmp" && entry.path() > last)
+        last = entry.path();
+    return last;
+  }
+
+  // Every file of the uninterrupted run's output (but the log and the checkpoints) has the same
+  // bytes in the other run's.
+  void expectSameOutput(const std::string& a, const std::string& b) const {
+    int compared = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(dir_ / a)) {
+      const fs::path relative = fs::relative(entry.path(), dir_ / a);
+      if (!entry.is_regular_file() || relative.begin()->string() == "checkpoints" ||
+          relative == "log.jsonl" || relative == "config.toml")
+        continue;
+      ASSERT_TRUE(fs::exists(dir_ / b / relative)) << relative;
+      EXPECT_EQ(fileText(entry.path()), fileText(dir_ / b / relative)) << relative;
+      ++compared;
+    }
+    EXPECT_GE(compared, TESSERA_HAS_VTK ? 6 : 0) << "the output files compared";
+  }
+
+  // No temporary file or folder anywhere in a run's output.
+  void expectNoTemporaries(const std::string& out) const {
+    for (const auto& entry : fs::recursive_directory_iterator(dir_ / out))
+      EXPECT_NE(entry.path().extension(), ".tmp") << entry.path();
+  }
+
+  fs::path dir_;
+};
+
+// The uninterrupted run, then one restarted from a checkpoint written after step 48, a regrid
+// step (48 = 12 x 4): the final state, the mesh and every output file are bitwise the same.
+TEST_F(CheckpointRestart, ContinuesBitwiseFromACheckpointAfterARegrid) {
+  const Result whole = run("whole", "");
+  ASSERT_EQ(whole.exitCode, 0) << whole.output;
+  const Result first = run("part", "--set checkpoint.every_steps=48 --set checkpoint.keep=100");
+  ASSERT_EQ(first.exitCode, 0) << first.output;
+  const fs::path end = lastCheckpoint("whole");
+  const fs::path from = checkpointOf("part", 48);
+  ASSERT_TRUE(fs::exists(from / "checkpoint.toml"));
+  // The second part must write the end again: remove what the first part wrote after step 48.
+  for (const auto& entry : fs::directory_iterator(dir_ / "part" / "checkpoints"))
+    if (entry.path() != from)
+      fs::remove_all(entry.path());
+  const Result second = run("part", "--restart part/checkpoints/" + from.filename().string());
+  ASSERT_EQ(second.exitCode, 0) << second.output;
+  EXPECT_NE(second.output.find("continuing from"), std::string::npos) << second.output;
+
+  const fs::path partEnd = dir_ / "part" / "checkpoints" / end.filename();
+  ASSERT_TRUE(fs::exists(partEnd)) << "the continued run ends at the same step";
+  EXPECT_EQ(fileText(end / "state.bin"), fileText(partEnd / "state.bin"));
+  EXPECT_EQ(fileText(end / "forest.p4est"), fileText(partEnd / "forest.p4est"));
+  expectSameOutput("whole", "part");
+}
+
+// A checkpoint of one rank continued on two, and one of two continued on one: the end states
+// agree to 1e-13 relative (and the meshes exactly).
+TEST_F(CheckpointRestart, ContinuesOnAnotherRankCount) {
+  const std::string mpi = std::string(TESSERA_MPIEXEC) + " --oversubscribe -n 2";
+  ASSERT_EQ(run("one", "--set checkpoint.every_steps=40 --set checkpoint.keep=100").exitCode, 0);
+  ASSERT_EQ(run("two", "--set checkpoint.every_steps=40 --set checkpoint.keep=100", mpi).exitCode,
+            0);
+  const fs::path end = lastCheckpoint("one");
+  for (const auto& [from, to, launcher] : std::array<std::array<std::string, 3>, 2>{
+           {{"one", "oneThenTwo", mpi}, {"two", "twoThenOne", ""}}}) {
+    fs::create_directories(dir_ / to / "checkpoints");
+    fs::copy(checkpointOf(from, 40), dir_ / to / "checkpoints" / checkpointOf(from, 40).filename(),
+             fs::copy_options::recursive);
+    const Result r = run(to, "--restart " + to + "/checkpoints/checkpoint_00000040", launcher);
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    const std::vector<double> expected = stateValues(end);
+    const std::vector<double> actual = stateValues(dir_ / to / "checkpoints" / end.filename());
+    ASSERT_EQ(actual.size(), expected.size()) << to;
+    double worst = 0.0;
+    for (std::size_t i = 0; i < expected.size(); ++i)
+      worst =
+          std::max(worst, std::fabs(actual[i] - expected[i]) / (std::fabs(expected[i]) + 1e-300));
+    EXPECT_LE(worst, 1e-13) << to;
+  }
+}
+
+// SIGTERM in the middle of a run: the step finishes, a complete checkpoint is written, one line
+// says so, the exit code is 128 + 15, no temporary file is left; continuing from that checkpoint
+// ends where the uninterrupted run ends.
+TEST_F(CheckpointRestart, SigtermStopsWithACheckpointToContinueFrom) {
+  ASSERT_EQ(run("whole", "").exitCode, 0);
+  const std::string program = TESSERA_EXECUTABLE;
+  const std::string caseFile = (dir_ / "sedov.toml").string();
+  const std::string out = "output.directory=" + (dir_ / "signalled").string();
+  const std::string log = (dir_ / "signalled.txt").string();
+  std::vector<std::string> args = {program, "run", caseFile, "--set", out};
+  std::vector<char*> argv;
+  for (auto& a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  pid_t pid = 0;
+  ASSERT_EQ(posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  // Signalled once the run is well under way: 30 steps in its log.
+  const fs::path runLog = dir_ / "signalled" / "log.jsonl";
+  for (int waited = 0; waited < 6000; ++waited) {
+    if (fs::exists(runLog) && countOf(fileText(runLog), "\"event\":\"step\"") >= 30)
+      break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(kill(pid, SIGTERM), 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "ended by the signal instead of stopping";
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM);
+  const std::string said = fileText(log);
+  EXPECT_EQ(countOf(said, "stopped by SIGTERM"), 1) << said;
+  expectNoTemporaries("signalled");
+  const fs::path from = lastCheckpoint("signalled");
+  ASSERT_TRUE(fs::exists(from / "checkpoint.toml")) << said;
+
+  const Result rest = run("signalled", "--restart " + fs::relative(from, dir_).string());
+  ASSERT_EQ(rest.exitCode, 0) << rest.output;
+  const fs::path end = lastCheckpoint("whole");
+  EXPECT_EQ(fileText(end / "state.bin"),
+            fileText(dir_ / "signalled" / "checkpoints" / end.filename() / "state.bin"));
+  expectSameOutput("whole", "signalled");
+}
+
+// run.wall_limit: the run stops before it with a checkpoint and exit code 15.
+TEST_F(CheckpointRestart, WallLimitStopsWithACheckpoint) {
+  const Result r = run("walled", "--set run.wall_limit=0.5 --set time.end_time=10");
+  EXPECT_EQ(r.exitCode, 15) << r.output;
+  EXPECT_EQ(countOf(r.output, "stopped by run.wall_limit"), 1) << r.output;
+  EXPECT_TRUE(fs::exists(lastCheckpoint("walled") / "checkpoint.toml"));
+  expectNoTemporaries("walled");
+}
+
+// Refusals, exit code 14, the file and what is wrong named, the checkpoint left as it was.
+TEST_F(CheckpointRestart, RefusesDamagedAndForeignCheckpoints) {
+  ASSERT_EQ(run("base", "").exitCode, 0);
+  const fs::path good = lastCheckpoint("base");
+  const auto copyOf = [&](const std::string& name) {
+    const fs::path to = dir_ / name;
+    fs::copy(good, to, fs::copy_options::recursive);
+    return to;
+  };
+  const auto refused = [&](const fs::path& checkpoint, const std::string& extra,
+                           const std::string& expected) {
+    const std::string before = fileText(checkpoint / "state.bin");
+    const Result r = run("again", "--restart " + checkpoint.string() + " " + extra);
+    EXPECT_EQ(r.exitCode, 14) << r.output;
+    EXPECT_NE(r.output.find(expected), std::string::npos) << r.output;
+    EXPECT_EQ(fileText(checkpoint / "state.bin"), before) << "the checkpoint was changed";
+  };
+
+  const fs::path flipped = copyOf("flipped");
+  {
+    std::fstream f(flipped / "state.bin", std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(64 + 8 * 1000);
+    f.put('\x55');
+  }
+  refused(flipped, "", "state.bin: damaged: patch");
+
+  const fs::path truncated = copyOf("truncated");
+  fs::resize_file(truncated / "forest.p4est", fs::file_size(truncated / "forest.p4est") / 2);
+  refused(truncated, "", "forest.p4est: damaged");
+
+  refused(good, "--set mesh.cells_per_patch=16", "mesh.cells_per_patch is 8 there, 16 here");
+  refused(good, "--set mesh.patches=[4,8]", "mesh.patches is [4, 4] there, [4, 8] here");
+
+  const Result missing = run("again", "--restart nowhere");
+  EXPECT_EQ(missing.exitCode, 14) << missing.output;
+  EXPECT_NE(missing.output.find("nowhere/checkpoint.toml: not found"), std::string::npos)
+      << missing.output;
+}
+
+} // namespace
