@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <type_traits>
@@ -50,12 +51,6 @@ void collectLeafKeys(const toml::table& t, const std::string& prefix,
   }
 }
 
-// Shortest text that reads back as x.
-std::string formatNumber(double x) {
-  char buf[32];
-  return std::string(buf, std::to_chars(buf, buf + sizeof buf, x).ptr);
-}
-
 // A value as the user would have written it: shortest round-trip numbers ("0.7", where toml++
 // prints 0.69999999999999996) and "basic" strings (toml++ prints 'literal' ones).
 std::string formatValue(const toml::node& n) {
@@ -76,10 +71,47 @@ std::string formatValue(const toml::node& n) {
   return os.str();
 }
 
+// The edit distance (insertions, deletions, substitutions) between two keys.
+std::size_t editDistance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j)
+    row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// The known key nearest to a misspelt one, if it is near enough to be what was meant: at most a
+// third of the key's length away, and no more than 3 edits.
+std::string nearestKey(const std::string& key, const std::set<std::string>& known) {
+  std::string best;
+  std::size_t bestDistance = std::min<std::size_t>(3, key.size() / 3) + 1;
+  for (const std::string& candidate : known)
+    if (const std::size_t d = editDistance(key, candidate); d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  return best;
+}
+
 } // namespace
 
+std::string formatNumber(double x) {
+  char buf[32];
+  return std::string(buf, std::to_chars(buf, buf + sizeof buf, x).ptr);
+}
+
 bool Range::contains(double x) const {
-  if (std::isnan(x))
+  // No key takes inf or nan (an infinite end time or size is a mistake), nor a magnitude whose
+  // square would overflow (a velocity of 1e200 makes an infinite energy).
+  if (!std::isfinite(x) || std::fabs(x) > kLargestMagnitude)
     return false;
   const bool aboveLo = loOpen ? x > lo : x >= lo;
   const bool belowHi = hiOpen ? x < hi : x <= hi;
@@ -87,8 +119,10 @@ bool Range::contains(double x) const {
 }
 
 std::string Range::describe() const {
-  return std::string(loOpen ? "(" : "[") + (std::isinf(lo) ? "-inf" : formatNumber(lo)) + ", " +
-         (std::isinf(hi) ? "inf" : formatNumber(hi)) + (hiOpen ? ")" : "]");
+  const std::string lower = formatNumber(std::isinf(lo) ? -kLargestMagnitude : lo);
+  const std::string upper = std::isinf(hi) ? formatNumber(kLargestMagnitude) : formatNumber(hi);
+  return std::string(loOpen && !std::isinf(lo) ? "(" : "[") + lower + ", " + upper +
+         (hiOpen && !std::isinf(hi) ? ")" : "]");
 }
 
 Config::Config(toml::table table, std::string sourceName)
@@ -287,14 +321,30 @@ std::vector<int> Config::getInts(const std::string& key, std::optional<std::vect
   return getArray(key, fallback, size, range);
 }
 
+void Config::ignoreUnused(const std::string& prefix, const std::string& reason) {
+  std::vector<std::string> keys;
+  collectLeafKeys(table_, "", keys);
+  for (const std::string& key : keys)
+    if (key.rfind(prefix + ".", 0) == 0 && !read_.count(key))
+      ignored_.emplace(key, reason);
+}
+
 void Config::rejectUnreadKeys() const {
   std::vector<std::string> keys;
   collectLeafKeys(table_, "", keys);
   for (const std::string& key : keys)
-    if (!read_.count(key))
-      throw ConfigError(ConfigErrorKind::UnknownKey,
-                        where(key) + " = " + valueText(key) +
-                            ": unknown key (misspelt, or not used by this case)");
+    if (const auto why = ignored_.find(key); why != ignored_.end() && !read_.count(key))
+      std::printf("tessera: warning: %s = %s is not used: %s\n", where(key).c_str(),
+                  valueText(key).c_str(), why->second.c_str());
+  for (const std::string& key : keys) {
+    if (read_.count(key) || ignored_.count(key))
+      continue;
+    std::string message = where(key) + " = " + valueText(key) + ": unknown key";
+    const std::string nearest = nearestKey(key, read_);
+    message += nearest.empty() ? " (misspelt, or not used by this case)"
+                               : " (did you mean " + nearest + "?)";
+    throw ConfigError(ConfigErrorKind::UnknownKey, message);
+  }
 }
 
 std::string Config::effectiveToml() const {

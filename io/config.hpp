@@ -45,7 +45,14 @@ private:
   ConfigErrorKind kind_;
 };
 
-// An interval of admissible numbers; open or closed at either end.
+// The shortest text that reads back as x (for messages that quote numbers).
+std::string formatNumber(double x);
+
+// No number a case gives may exceed this in magnitude (its square must not overflow).
+inline constexpr double kLargestMagnitude = 1e100;
+
+// An interval of admissible numbers; open or closed at either end; finite and at most
+// kLargestMagnitude in magnitude whatever its ends.
 struct Range {
   double lo = -INFINITY, hi = INFINITY;
   bool loOpen = false, hiOpen = false;
@@ -79,7 +86,14 @@ public:
                            std::size_t size, Range range = {});
   bool has(const std::string& key) const;
 
-  // Throws UnknownKey naming the first key that no get*() call read.
+  // The keys under `prefix` (e.g. "amr") that this case does not use because another setting
+  // turns their feature off (`reason`, e.g. "amr.max_level = 0 turns adaptivity off"): not
+  // errors; rejectUnreadKeys prints a warning for each one given.
+  void ignoreUnused(const std::string& prefix, const std::string& reason);
+
+  // Prints the warnings of ignoreUnused, then throws UnknownKey naming the first key that no
+  // get*() call read, with the nearest key this case does read where one is close ("did you
+  // mean").
   void rejectUnreadKeys() const;
 
   // Throws an Inconsistent error that names the key and its current value.
@@ -110,6 +124,7 @@ private:
   std::string sourceName_;
   std::set<std::string> overridden_;
   mutable std::set<std::string> read_;
+  std::map<std::string, std::string> ignored_; // key -> why it is not used
 };
 
 } // namespace tessera::io

@@ -38,6 +38,7 @@
 
 #include "engine/device_array.hpp"
 #include "engine/memory.hpp"
+#include "engine/mpi/first_message.hpp"
 #include "engine/mpi/halo_exchange.hpp"
 #include "engine/mpi/rank_count.hpp"
 #include "engine/parallel_for.hpp"
@@ -176,11 +177,25 @@ public:
     computeEigenvalues();
   }
 
-  // The largest stable step for the current state (of every rank's patches).
+  // The largest stable step for the current state (of every rank's patches). Collective: an
+  // unphysical state on any rank, or nothing moving anywhere, throws UnphysicalStateError on
+  // every rank with the same message.
   double stableDt() {
-    double dt = backend_->timeStep(cfl_, patchLambda_.data());
-    if (ranks_ > 1)
+    double dt = INFINITY;
+    std::string problem;
+    try {
+      dt = backend_->timeStep(cfl_, patchLambda_.data());
+    } catch (const UnphysicalStateError& e) {
+      problem = e.what();
+    }
+    if (ranks_ > 1) {
+      problem = mpi::firstMessage(ghosts_.comm, problem);
       MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MIN, ghosts_.comm);
+    }
+    if (!problem.empty())
+      throw UnphysicalStateError(problem);
+    if (!std::isfinite(dt))
+      throw UnphysicalStateError("every eigenvalue is zero: nothing moves, dt is unbounded");
     return dt;
   }
 

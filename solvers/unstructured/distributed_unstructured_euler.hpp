@@ -12,11 +12,14 @@
 // The state lives in the solver's memory space. On the device the exchange packs the halo values
 // there and stages the messages through host memory for MPI, which need not be GPU-aware
 // (engine/mpi/halo_exchange.hpp).
+#include <cmath>
 #include <cstddef>
 #include <mpi.h>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "engine/mpi/first_message.hpp"
 #include "engine/mpi/halo_exchange.hpp"
 #include "engine/unstructured/partition.hpp"
 #include "solvers/unstructured/unstructured_euler.hpp"
@@ -52,9 +55,19 @@ public:
     solver_.initialise(std::forward<ConservedAt>(conservedAt));
   }
 
-  // Collective: the global stable step.
+  // Collective: the global stable step; an unphysical state on any rank throws
+  // UnphysicalStateError on every rank with the same message.
   double stableDt() {
-    double local = solver_.stableDt(), global = 0.0;
+    double local = INFINITY, global = 0.0;
+    std::string problem;
+    try {
+      local = solver_.stableDt();
+    } catch (const UnphysicalStateError& e) {
+      problem = e.what();
+    }
+    problem = mpi::firstMessage(comm_, problem);
+    if (!problem.empty())
+      throw UnphysicalStateError(problem);
     MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MIN, comm_);
     return global;
   }

@@ -179,7 +179,7 @@ TEST_F(TesseraCli, WrongVectorLength) {
 }
 
 TEST_F(TesseraCli, OutOfRange) {
-  expectError(sodCase(), "--set time.cfl=0.7", 7, {"time.cfl", "0.7", "(0, 0.5]"});
+  expectError(sodCase(), "--set time.cfl=0.7", 7, {"time.cfl", "0.7", "[1e-06, 0.5]"});
 }
 
 TEST_F(TesseraCli, UnknownChoice) {
@@ -236,6 +236,57 @@ TEST_F(TesseraCli, AmrUnknownVariable) {
 TEST_F(TesseraCli, AmrNeedsEvenPatches) {
   expectError(sodCase(), "--set amr.max_level=1 --set mesh.cells_per_patch=7", 8,
               {"mesh.cells_per_patch", "7", "even"});
+}
+
+// Non-finite and absurd values are refused when read, naming the key and the value.
+TEST_F(TesseraCli, NonFiniteAndAbsurdValuesAreRefused) {
+  expectError(sodCase(), "--set time.end_time=inf", 7, {"time.end_time", "inf"});
+  expectError(sodCase(), "--set output.interval=1e-12", 7,
+              {"output.interval", "1e-12", "output steps"});
+  expectError(sodCase(), "--set time.cfl=1e-300", 7, {"time.cfl", "1e-300"});
+  expectError(sodCase(), "--set initial.left.density=inf", 7, {"initial.left.density", "inf"});
+  expectError(sodCase(), "--set initial.left.velocity=1e200", 7,
+              {"initial.left.velocity", "1e+200"});
+  expectError(sodCase(), "--set mesh.upper=[inf,1]", 7, {"mesh.upper", "inf"});
+  expectError(sodCase(), "--set mesh.upper=[1e-300,1e-300]", 8,
+              {"mesh.upper", "too small to compute with"});
+}
+
+// A misspelt key is an error that names the key it most likely meant; a key of a feature the
+// case switched off is a warning, and the run goes on.
+TEST_F(TesseraCli, MisspeltKeySaysWhatItMeant) {
+  expectError(sodCase(), "--set time.end_tme=0.1", 5,
+              {"time.end_tme", "did you mean time.end_time"});
+}
+TEST_F(TesseraCli, KeysOfASwitchedOffFeatureAreWarnings) {
+  const Result r =
+      run("run " + writeCase(sodCase() + "[amr]\nmax_level = 0\ncoarsen = 0.2\n").string());
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("warning: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("amr.coarsen = 0.2 is not used"), std::string::npos) << r.output;
+}
+
+// On two ranks an error found on one rank ends both with one message, never a hang: an output
+// folder that cannot be made, and a mesh of one patch (a rank without patches).
+TEST_F(TesseraCli, ErrorsEndEveryRankWithOneMessage) {
+  std::ofstream(dir_ / "a_file") << "in the way\n";
+  const std::string mpi =
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 '" TESSERA_MPIEXEC
+      "' -n 2 --oversubscribe";
+  const Result r =
+      run("run " + writeCase(sodCase()).string() + " --set output.directory=a_file/out", mpi);
+  EXPECT_EQ(r.exitCode, 10) << r.output;
+  std::size_t said = 0;
+  for (auto at = r.output.find("cannot create the output folder"); at != std::string::npos;
+       at = r.output.find("cannot create the output folder", at + 1))
+    ++said;
+  EXPECT_EQ(said, 1u) << r.output;
+
+  const Result one = run("run " + writeCase(sodCase()).string() +
+                             " --set mesh.patches=[1,1] --set 'output.directory=\"one\"'",
+                         mpi);
+  EXPECT_EQ(one.exitCode, 0) << one.output;
+  EXPECT_EQ(one.output.find("eigenvalue"), std::string::npos) << one.output;
 }
 
 TEST_F(TesseraCli, OutputFolderCannotBeCreated) {

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <exception>
 #include <mpi.h>
+#include <string>
 
 #include "engine/device_selection.hpp"
 #include "engine/gpu_check.hpp"
@@ -55,6 +56,20 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : static_cast<int>(io::ConfigErrorKind::Usage);
   }
 
+  // An error every rank raised alike is reported by rank 0 alone. An error of one rank is
+  // reported by that rank and, on several ranks, ends them all: the others may be waiting for it
+  // in a collective call.
+  int ranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const auto fail = [&](bool everyRank, int code, const std::string& message) {
+    if (!everyRank || rank == 0)
+      std::fprintf(stderr, "tessera: error: %s\n", message.c_str());
+    if (!everyRank && ranks > 1) {
+      std::fflush(stderr);
+      MPI_Abort(MPI_COMM_WORLD, code);
+    }
+    return code;
+  };
   try {
     // Before anything allocates on a device: one GPU per rank on each node.
     const DeviceSelection gpu = selectDeviceByNodeRank(MPI_COMM_WORLD);
@@ -63,19 +78,18 @@ int main(int argc, char** argv) {
                    gpu.devices);
     return cli::runCase(request);
   } catch (const io::ConfigError& e) {
-    std::fprintf(stderr, "tessera: error: %s\n", e.what());
-    return e.exitCode();
+    return fail(true, e.exitCode(), e.what());
   } catch (const io::CheckpointError& e) {
-    std::fprintf(stderr, "tessera: error: cannot continue from the checkpoint: %s\n", e.what());
-    return cli::kExitBadCheckpoint;
+    return fail(true, cli::kExitBadCheckpoint,
+                std::string("cannot continue from the checkpoint: ") + e.what());
+  } catch (const cli::CollectiveFailure& e) {
+    return fail(true, e.exitCode(), e.what());
   } catch (const UnphysicalStateError& e) {
-    std::fprintf(stderr, "tessera: error: the solution became unphysical: %s\n", e.what());
-    return cli::kExitUnphysicalState;
+    return fail(true, cli::kExitUnphysicalState,
+                std::string("the solution became unphysical: ") + e.what());
   } catch (const GpuError& e) {
-    std::fprintf(stderr, "tessera: error: a GPU call failed: %s\n", e.what());
-    return cli::kExitGpuError;
+    return fail(false, cli::kExitGpuError, std::string("a GPU call failed: ") + e.what());
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "tessera: error: %s\n", e.what());
-    return cli::kExitOutputError;
+    return fail(false, cli::kExitOutputError, e.what());
   }
 }

@@ -37,6 +37,7 @@ std::pair<AmrSettings, amr::IndicatorCriterion> readAmr(Config& cfg) {
     cfg.fail(ConfigErrorKind::Inconsistent, "amr.min_level", "must not exceed amr.max_level");
   if (settings.maxLevel == settings.minLevel) {
     settings.regridInterval = 0; // nothing to adapt
+    cfg.ignoreUnused("amr", "amr.max_level = amr.min_level leaves nothing to adapt");
     return {settings, {}};
   }
   settings.regridInterval = cfg.getInt("amr.regrid_interval", 4, io::Range::closed(1, 1e6));
@@ -86,7 +87,8 @@ int simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme&
   if (settings.maxLevel > 0 && level0.layout().cellsPerAxis % 2 != 0)
     cfg.fail(ConfigErrorKind::Inconsistent, "mesh.cells_per_patch",
              "must be even with adaptive refinement (amr.max_level > 0)");
-  const double cfl = cfg.getDouble("time.cfl", 0.8 / Dim, io::Range{0.0, 1.0 / Dim, true, false});
+  const double cfl =
+      cfg.getDouble("time.cfl", 0.8 / Dim, io::Range{kSmallestCfl, 1.0 / Dim, false, false});
   const RunSettings run = readRunSettings(cfg, request);
   const CheckpointSettings checkpointSettings = readCheckpointSettings(cfg, run);
   const MemorySpace space = readBackend(cfg);

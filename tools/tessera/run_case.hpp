@@ -2,6 +2,7 @@
 // `tessera run`: read a case, build the solver, step to the end time with output and a log.
 #include <filesystem>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,18 @@ inline constexpr int kExitBadCheckpoint = 14; // --restart's checkpoint is damag
 inline constexpr int kExitWallLimit = 15;     // stopped before run.wall_limit, with a checkpoint
 // A run stopped by SIGINT or SIGTERM exits with 128 + the signal's number (130, 143), as a shell
 // reports a process the signal ended, after writing a checkpoint.
+
+// An error that every rank raised alike (the ranks agreed on it, mpi::firstMessage): rank 0
+// reports it once.
+class CollectiveFailure : public std::runtime_error {
+public:
+  CollectiveFailure(int exitCode, const std::string& message)
+      : std::runtime_error(message), exitCode_(exitCode) {}
+  int exitCode() const { return exitCode_; }
+
+private:
+  int exitCode_;
+};
 
 // Runs the case and returns the exit code: 0 at its end, kExitWallLimit or 128 + a signal's
 // number where it stopped early with a checkpoint. Throws io::ConfigError for bad configuration

@@ -6,10 +6,14 @@
 #include <system_error>
 
 #include "engine/backend.hpp"
+#include "engine/mpi/first_message.hpp"
 #include "engine/require_device.hpp"
 #include "io/atomic_file.hpp"
 
 namespace tessera::cli {
+
+// More output steps than a run should ever write: a mistyped interval, not a wish.
+constexpr long long kMaxOutputSteps = 100000;
 
 using io::Config;
 using io::ConfigErrorKind;
@@ -21,6 +25,11 @@ RunSettings readRunSettings(Config& cfg, const RunRequest& request, bool timeDep
     s.maxSteps = cfg.getInt("time.max_steps", 1000000, io::Range::closed(1, 2e9));
     s.outputInterval =
         cfg.getDouble("output.interval", s.endTime / 10, io::Range::closed(0.0, INFINITY));
+    if (s.outputInterval > 0 && s.endTime / s.outputInterval > kMaxOutputSteps)
+      cfg.fail(ConfigErrorKind::OutOfRange, "output.interval",
+               "would write " + io::formatNumber(s.endTime / s.outputInterval) +
+                   " output steps up to time.end_time (at most " + std::to_string(kMaxOutputSteps) +
+                   "); make it larger");
   }
   s.writeOutput = cfg.getBool("output.enabled", true);
   s.name = cfg.getString("output.name", request.caseFile.stem().string());
@@ -34,7 +43,7 @@ RunSettings readRunSettings(Config& cfg, const RunRequest& request, bool timeDep
 
 CheckpointSettings readCheckpointSettings(Config& cfg, const RunSettings& run) {
   CheckpointSettings c;
-  c.interval = cfg.getDouble("checkpoint.interval", 0.0, io::Range::closed(0.0, 1e300));
+  c.interval = cfg.getDouble("checkpoint.interval", 0.0, io::Range::closed(0.0, INFINITY));
   c.everySteps = cfg.getInt("checkpoint.every_steps", 0, io::Range::closed(0, 2e9));
   c.wallInterval = cfg.getDouble("checkpoint.wall_interval", 0.0, io::Range::closed(0.0, 1e9));
   c.keep = cfg.getInt("checkpoint.keep", 2, io::Range::closed(1, 1000));
@@ -76,12 +85,20 @@ std::optional<io::RunLog> openLeadRunLog(const io::Config& cfg, const RunRequest
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   std::optional<io::RunLog> log;
+  std::string problem;
   if (rank == 0) {
-    prepareOutputFolder(cfg, run);
-    log.emplace(run.directory / "log.jsonl", run.endTime, request.quiet ? 0 : run.progressEvery,
-                append);
+    try {
+      prepareOutputFolder(cfg, run);
+      log.emplace(run.directory / "log.jsonl", run.endTime, request.quiet ? 0 : run.progressEvery,
+                  append);
+    } catch (const std::exception& e) {
+      problem = e.what();
+    }
   }
-  MPI_Barrier(MPI_COMM_WORLD); // the folder exists before any rank writes into it
+  // Every rank learns whether the folder exists (and waits until it does) before writing into it.
+  problem = mpi::firstMessage(MPI_COMM_WORLD, problem);
+  if (!problem.empty())
+    throw CollectiveFailure(kExitOutputError, problem);
   return log;
 }
 

@@ -13,6 +13,9 @@
 
 namespace tessera::cli {
 
+// A CFL number below this would take more steps than any run can: a mistake, refused.
+inline constexpr double kSmallestCfl = 1e-6;
+
 struct RunSettings {
   double endTime = 0.0;
   long long maxSteps = 0;
@@ -49,7 +52,7 @@ void prepareOutputFolder(const io::Config& cfg, const RunSettings& run);
 
 // Collective over MPI_COMM_WORLD: rank 0 creates the output folder (prepareOutputFolder) and
 // returns the run's log.jsonl; the other ranks get none. Every rank returns once the folder
-// exists.
+// exists, or throws CollectiveFailure (exit code 10) where it cannot be made.
 // A restarted run appends to the log.
 std::optional<io::RunLog> openLeadRunLog(const io::Config& cfg, const RunRequest& request,
                                          const RunSettings& run, bool append = false);

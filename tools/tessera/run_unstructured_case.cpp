@@ -221,7 +221,7 @@ void runUnstructuredCase(Config& cfg, const RunRequest& request) {
   // dt = cfl * min over cells of V / sum over faces of |S| lambda: positive up to 1. Pseudo-time
   // steps have their own CFL numbers.
   const double cfl =
-      implicit ? 0.9 : cfg.getDouble("time.cfl", 0.9, io::Range{0.0, 1.0, true, false});
+      implicit ? 0.9 : cfg.getDouble("time.cfl", 0.9, io::Range{kSmallestCfl, 1.0, false, false});
   const std::optional<atomics::Strategy> forcedResidual =
       readAtomicStrategy(cfg, EulerScatter::Residual);
   const std::optional<atomics::Strategy> forcedWaveSpeed =
