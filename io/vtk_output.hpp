@@ -35,7 +35,7 @@ struct CellArray {
 //   <base>_<step>.pvtu               one per output step
 //   <base>_<step>/rank_<rank>.vtu    one per rank and output step
 //   (<step> is the step number in six digits, so that listings sort in time order)
-// Paths inside the .pvd and .pvtu files are relative to `directory`. Pieces are binary appended
+// Paths inside the .pvd and .pvtu files are relative to `directory`. Pieces are binary inline
 // data compressed with zlib; cells are VTK_QUAD (2D) or VTK_HEXAHEDRON (3D), and patches do not
 // share points. Cell data: the given arrays (Float64) plus Int32 arrays patch_id, level and rank.
 // All ranks must pass the same array names in the same order: the .pvtu lists rank 0's arrays.

@@ -31,8 +31,11 @@ void writePiece(vtkUnstructuredGrid* grid, const fs::path& file) {
     vtkNew<vtkZLibDataCompressor> compressor;
     writer->SetFileName(temporary.c_str());
     writer->SetInputData(grid);
-    writer->SetDataModeToAppended();
-    writer->EncodeAppendedDataOff(); // raw binary instead of base64
+    // Binary data inline in each DataArray (base64 of zlib blocks), not appended after the XML:
+    // the VTK 9.2 inside Debian 12's ParaView 5.11, with Debian's current expat (reparse
+    // deferral, Debian bug 1114938), cannot read appended data, raw or encoded; inline data is
+    // plain XML that every VTK reader parses, at a third more bytes than raw.
+    writer->SetDataModeToBinary();
     writer->SetCompressor(compressor);
     writer->SetHeaderTypeToUInt64(); // block sizes of pieces over 4 GiB
     const int written = writer->Write();

@@ -18,7 +18,7 @@ namespace tessera::io::detail {
 void checkSeriesNames(std::string_view writer, const std::string& baseName, int rank, int numRanks);
 
 // Writes one output step of a series in `directory`:
-//   <base>_<step>/rank_<rank>.vtu    this rank's grid (binary appended, zlib)
+//   <base>_<step>/rank_<rank>.vtu    this rank's grid (binary inline, zlib)
 //   <base>_<step>.pvtu               on rank 0: names every rank's piece, with grid's cell arrays
 //   <base>.pvd                       on rank 0: every step in `written`, which gains this one
 // (<step> in six digits, so that listings sort in time order). A step written again replaces
