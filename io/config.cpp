@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <system_error>
 #include <type_traits>
 
 namespace tessera::io {
@@ -129,6 +130,10 @@ Config::Config(toml::table table, std::string sourceName)
     : table_(std::move(table)), sourceName_(std::move(sourceName)) {}
 
 Config Config::fromFile(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec))
+    throw ConfigError(ConfigErrorKind::Unreadable,
+                      file.string() + ": is a folder, not a case file (a .toml file)");
   std::ifstream in(file);
   if (!in)
     throw ConfigError(ConfigErrorKind::Unreadable,
@@ -156,6 +161,10 @@ void Config::applyOverride(std::string_view assignment) {
     throw ConfigError(ConfigErrorKind::Syntax, "--set " + std::string(assignment) +
                                                    ": expected key=value, e.g. time.cfl=0.3");
   const std::string value(assignment.substr(eq + 1));
+  // A line break would let the value add keys of its own ("1\nother.key = 2").
+  if (value.find_first_of("\n\r") != std::string::npos)
+    throw ConfigError(ConfigErrorKind::Syntax,
+                      "--set " + key + ": the value must be one line (it holds a line break)");
   // The value is TOML when it parses as such; anything else is taken as a bare string.
   bool inserted = false;
   try {
@@ -179,8 +188,10 @@ bool Config::has(const std::string& key) const {
 }
 
 std::string Config::where(const std::string& key) const {
-  if (overridden_.count(key))
-    return "--set " + key;
+  // The key, or a table it lies in, came from --set (e.g. --set initial.left={density=1}).
+  for (const std::string& set : overridden_)
+    if (key == set || key.rfind(set + ".", 0) == 0)
+      return "--set " + key;
   const toml::node* n = find(key);
   if (n && n->source().begin.line > 0)
     return sourceName_ + ":" + std::to_string(n->source().begin.line) + ": " + key;
@@ -206,9 +217,15 @@ template <class T, class Convert>
 T Config::get(const std::string& key, const std::optional<T>& fallback, const std::string& expected,
               Convert&& convert) {
   const toml::node* n = find(key);
-  if (!n && !fallback)
+  if (!n && !fallback) {
+    // Missing from a table that --set gave: name that --set, not the case file.
+    std::string source = sourceName_;
+    for (const std::string& set : overridden_)
+      if (key.rfind(set + ".", 0) == 0)
+        source = "--set " + set;
     throw ConfigError(ConfigErrorKind::MissingKey,
-                      sourceName_ + ": required key '" + key + "' is missing (" + expected + ")");
+                      source + ": required key '" + key + "' is missing (" + expected + ")");
+  }
   if (!n)
     return *fallback;
   read_.insert(key);

@@ -289,6 +289,23 @@ TEST_F(TesseraCli, ErrorsEndEveryRankWithOneMessage) {
   EXPECT_EQ(one.output.find("eigenvalue"), std::string::npos) << one.output;
 }
 
+TEST_F(TesseraCli, AFolderIsNotACaseFile) {
+  const Result r = run("run " + dir_.string());
+  EXPECT_EQ(r.exitCode, 3) << r.output;
+  EXPECT_NE(r.output.find("is a folder, not a case file"), std::string::npos) << r.output;
+}
+
+// --set's errors name the --set, also for keys inside a table it gave; a value may not smuggle in
+// keys of its own through a line break.
+TEST_F(TesseraCli, SetErrorsNameTheSet) {
+  expectError(sodCase(), "--set 'initial.right={density=0.125}'", 9,
+              {"--set initial.right", "initial.right.pressure"});
+  expectError(sodCase(), "--set 'initial.right={density=0.125, pressure=\"high\"}'", 6,
+              {"--set initial.right.pressure"});
+  expectError(sodCase(), "--set \"$(printf 'time.end_time=0.1\\noutput.interval=0.05')\"", 4,
+              {"--set time.end_time", "one line"});
+}
+
 TEST_F(TesseraCli, OutputFolderCannotBeCreated) {
   const Result r = run("run " + writeCase(sodCase()).string() +
                        " --set output.directory=/proc/tessera_cannot_write_here");
