@@ -289,6 +289,19 @@ TEST_F(TesseraCli, ErrorsEndEveryRankWithOneMessage) {
   EXPECT_EQ(one.output.find("eigenvalue"), std::string::npos) << one.output;
 }
 
+// A mesh that cannot fit in memory is refused before anything is allocated (it used to abort in
+// p4est's allocator), naming the key, the estimate and the memory available.
+TEST_F(TesseraCli, MeshesTooLargeForMemoryAreRefused) {
+  for (const char* patches : {"[1000000,1000000]", "[65536,65536]"})
+    expectError(sodCase(), std::string("--set mesh.patches=") + patches, 7,
+                {"mesh.patches", "would need at least", "GB", "available"});
+  expectError(sodCase(), "--set mesh.cells_per_patch=128 --set mesh.patches=[2048,2048]", 7,
+              {"mesh.patches", "mesh.cells_per_patch", "would need at least"});
+  expectError(replaced(sodCase(), "dimension = 2", "dimension = 3"),
+              "--set mesh.patches=[1000000,1000000,1000000] --set mesh.upper=[1,1,1]", 7,
+              {"mesh.patches", "would need at least"});
+}
+
 TEST_F(TesseraCli, AFolderIsNotACaseFile) {
   const Result r = run("run " + dir_.string());
   EXPECT_EQ(r.exitCode, 3) << r.output;

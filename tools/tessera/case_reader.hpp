@@ -44,15 +44,15 @@ UniformPatchGrid<Dim> readGrid(io::Config& cfg, int numVars, int halo) {
     if (!(upper[a] > lower[a]))
       cfg.fail(io::ConfigErrorKind::Inconsistent, "mesh.upper",
                "must exceed mesh.lower on every axis");
-    // Level-0 cells narrower than 1e-100 have volumes that underflow; narrower than a millionth
-    // of the coordinates' own size, their centres and faces round together.
+    // Level-0 cells narrower than 1e-100 have volumes that underflow; narrower than 1e-12 of the
+    // coordinates' own size, their centres and faces round together (a double resolves 2e-16).
     const double cell = (upper[a] - lower[a]) / (double(patches[a]) * layout.cellsPerAxis);
     const double scale = std::max(std::fabs(lower[a]), std::fabs(upper[a]));
-    if (cell < 1e-100 || cell < 1e-6 * scale)
+    if (cell < 1e-100 || cell < 1e-12 * scale)
       cfg.fail(io::ConfigErrorKind::Inconsistent, "mesh.upper",
                "the box is " + io::formatNumber(upper[a] - lower[a]) + " wide along " +
                    kAxisNames[a] + ": level-0 cells of " + io::formatNumber(cell) +
-                   " are too small to compute with (at least 1e-100 and a millionth of the "
+                   " are too small to compute with (at least 1e-100 and 1e-12 of the "
                    "coordinates' size)");
   }
   return UniformPatchGrid<Dim>(layout, np, toVec<Dim>(lower), toVec<Dim>(upper));

@@ -12,6 +12,7 @@
 #include "io/run_log.hpp"
 #include "physics/shipped_systems.hpp"
 #include "tools/tessera/case_reader.hpp"
+#include "tools/tessera/memory_estimate.hpp"
 #include "tools/tessera/patch_checkpoints.hpp"
 #include "tools/tessera/run_settings.hpp"
 #include "tools/tessera/run_unstructured_case.hpp"
@@ -105,6 +106,18 @@ int simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme&
   std::optional<io::CheckpointInfo> resumed;
   if (request.restart)
     resumed = openCheckpoint(MPI_COMM_WORLD, *request.restart, facts);
+
+  // Before anything is allocated: does the run fit?
+  PatchRunSize size;
+  size.patches = resumed ? double(resumed->globalPatches) : 1.0;
+  for (int a = 0; a < Dim && !resumed; ++a)
+    size.patches *= double(level0.patchesPerAxis()[a]) * double(1 << settings.minLevel);
+  size.storedCells = double(level0.layout().cellsWithHalo());
+  size.numVars = PDE::kNumVars;
+  // The state, one copy per further stage (two for forward Euler: the update is out of place),
+  // and the output's host copy and arrays.
+  size.stateCopies = std::max(2, scheme.integrator.stages + 1) + 1;
+  refuseIfTooLarge(cfg, size, MPI_COMM_WORLD);
 
   std::optional<AmrSolver<PDE>> amr;
   if (resumed) {

@@ -1,0 +1,69 @@
+#include "tools/tessera/memory_estimate.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+namespace tessera::cli {
+namespace {
+
+// Per patch besides its state: its geometry, halo and reflux plans, its place in the forest
+// (p4est's quadrant) and the output's points, measured at well under this.
+constexpr double kBytesPerPatchBesidesState = 4096;
+
+std::string gigabytes(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g GB", bytes * 1e-9);
+  return text;
+}
+
+} // namespace
+
+double patchRunBytes(const PatchRunSize& size) {
+  return size.patches * (size.storedCells * size.numVars * sizeof(double) * size.stateCopies +
+                         kBytesPerPatchBesidesState);
+}
+
+double availableBytesPerRank(MPI_Comm comm) {
+  // MemAvailable: what the kernel can give without swapping; the physical memory where the
+  // kernel does not say.
+  double available = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+  std::ifstream meminfo("/proc/meminfo");
+  for (std::string key; meminfo >> key;) {
+    double kilobytes = 0;
+    meminfo >> kilobytes;
+    meminfo.ignore(64, '\n');
+    if (key == "MemAvailable:") {
+      available = kilobytes * 1024;
+      break;
+    }
+  }
+  MPI_Comm node;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int nodeRanks = 1;
+  MPI_Comm_size(node, &nodeRanks);
+  MPI_Comm_free(&node);
+  double perRank = available / nodeRanks;
+  MPI_Allreduce(MPI_IN_PLACE, &perRank, 1, MPI_DOUBLE, MPI_MIN, comm);
+  return perRank;
+}
+
+void refuseIfTooLarge(const io::Config& cfg, const PatchRunSize& size, MPI_Comm comm) {
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  const double needed = patchRunBytes(size) / ranks;
+  const double available = availableBytesPerRank(comm);
+  if (needed <= available)
+    return;
+  cfg.fail(io::ConfigErrorKind::OutOfRange, "mesh.patches",
+           "the run would need at least " + gigabytes(needed) + " a rank (" +
+               io::formatNumber(size.patches) + " patches of " +
+               io::formatNumber(size.storedCells) +
+               " cells with their halo, from mesh.patches, mesh.cells_per_patch and "
+               "amr.min_level), but " +
+               gigabytes(available) +
+               " is available to each rank here; use fewer or smaller patches, or more nodes");
+}
+
+} // namespace tessera::cli
