@@ -2,11 +2,13 @@
 // From patch storage to VTK output cells: the interior cells of every patch with the conserved
 // and the primitive variables of the PDE (primitive arrays whose name repeats a conserved one,
 // such as density, are written once).
+#include <cmath>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "io/vtk_output.hpp"
+#include "numerics/reconstruct/cell_faces.hpp"
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_store.hpp"
 #include "physics/conservation_law.hpp"
@@ -64,6 +66,29 @@ std::vector<CellArray> cellArrays(const PDE& pde, const PatchStore<PDE::kDim>& s
       }
     }
   return arrays;
+}
+
+// For the diagnostic output of a run that became unphysical: 1 in every interior cell whose
+// state is not admissible (a non-finite value, density or pressure at or below zero, a non-finite
+// wave speed), 0 elsewhere.
+template <ConservationLaw PDE>
+CellArray unphysicalCells(const PDE& pde, const PatchStore<PDE::kDim>& store) {
+  const auto& layout = store.layout();
+  CellArray marked{"unphysical", {}};
+  for (int p = 0; p < store.numPatches(); ++p)
+    for (int n = 0; n < layout.interiorCells(); ++n) {
+      typename PDE::State q;
+      bool finite = true;
+      for (int v = 0; v < PDE::kNumVars; ++v) {
+        q[v] = store.at(p, v, layout.interiorCell(n));
+        finite = finite && std::isfinite(q[v]);
+      }
+      bool admissible = finite && admissiblePrimitive(pde, pde.toPrimitive(q));
+      for (int a = 0; a < PDE::kDim && admissible; ++a)
+        admissible = std::isfinite(pde.maxEigenvalue(q, a));
+      marked.values.push_back(admissible ? 0.0 : 1.0);
+    }
+  return marked;
 }
 
 } // namespace tessera::io

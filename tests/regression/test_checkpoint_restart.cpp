@@ -159,7 +159,9 @@ TEST_F(CheckpointRestart, ContinuesBitwiseFromACheckpointAfterARegrid) {
 // A checkpoint of one rank continued on two, and one of two continued on one: the end states
 // agree to 1e-13 relative (and the meshes exactly).
 TEST_F(CheckpointRestart, ContinuesOnAnotherRankCount) {
-  const std::string mpi = std::string(TESSERA_MPIEXEC) + " --oversubscribe -n 2";
+  const std::string mpi =
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 '" +
+      std::string(TESSERA_MPIEXEC) + "' --oversubscribe -n 2";
   ASSERT_EQ(run("one", "--set checkpoint.every_steps=40 --set checkpoint.keep=100").exitCode, 0);
   ASSERT_EQ(run("two", "--set checkpoint.every_steps=40 --set checkpoint.keep=100", mpi).exitCode,
             0);
@@ -236,6 +238,48 @@ TEST_F(CheckpointRestart, WallLimitStopsWithACheckpoint) {
   EXPECT_EQ(countOf(r.output, "stopped by run.wall_limit"), 1) << r.output;
   EXPECT_TRUE(fs::exists(lastCheckpoint("walled") / "checkpoint.toml"));
   expectNoTemporaries("walled");
+}
+
+// A run whose state becomes unphysical (two streams pulling apart into vacuum) stops with exit
+// code 11, keeps its last good checkpoint (none of the failing state) and writes the failing state
+// as a diagnostic output with the offending cells marked.
+TEST_F(CheckpointRestart, UnphysicalStateKeepsTheLastGoodCheckpoint) {
+  std::ofstream(dir_ / "vacuum.toml")
+      << "[mesh]\ndimension = 2\ncells_per_patch = 8\npatches = [8, 1]\nupper = [1.0, 0.125]\n"
+         "[boundary]\ny_lower = \"periodic\"\ny_upper = \"periodic\"\n"
+         "[initial]\ntype = \"riemann\"\n"
+         "left = { density = 1.0, pressure = 1e-10, velocity = -1000.0 }\n"
+         "right = { density = 1.0, pressure = 1e-10, velocity = 1000.0 }\n"
+         "[time]\nend_time = 1e-4\n[output]\nprogress_every = 0\n"
+         "[checkpoint]\nevery_steps = 4\nkeep = 100\n";
+  const fs::path log = dir_ / "vacuum.txt";
+  const std::string command = "cd '" + dir_.string() +
+                              "' && '" TESSERA_EXECUTABLE
+                              "' run vacuum.toml --set output.directory=vacuum > '" +
+                              log.string() + "' 2>&1";
+  const int status = std::system(command.c_str());
+  const std::string said = fileText(log);
+  ASSERT_TRUE(WIFEXITED(status)) << said;
+  EXPECT_EQ(WEXITSTATUS(status), 11) << said;
+  EXPECT_EQ(countOf(said, "became unphysical"), 2) << said; // where it is, and the error
+#if TESSERA_HAS_VTK
+  long long failedAt = -1;
+  fs::path diagnostic;
+  for (const auto& entry : fs::directory_iterator(dir_ / "vacuum"))
+    if (entry.path().extension() == ".pvtu" &&
+        entry.path().filename().string().rfind("vacuum_unphysical_", 0) == 0) {
+      diagnostic = entry.path();
+      failedAt = std::stoll(entry.path().stem().string().substr(18));
+    }
+  ASSERT_FALSE(diagnostic.empty()) << "no diagnostic output: " << said;
+  EXPECT_EQ(countOf(fileText(diagnostic), "Name=\"unphysical\""), 1);
+  ASSERT_GT(failedAt, 4) << "the case should run a few steps first";
+  const fs::path last = lastCheckpoint("vacuum");
+  ASSERT_TRUE(fs::exists(last / "checkpoint.toml"));
+  EXPECT_LT(std::stoll(last.filename().string().substr(11)), failedAt)
+      << "a checkpoint of the failing state was written";
+#endif
+  expectNoTemporaries("vacuum");
 }
 
 // Refusals, exit code 14, the file and what is wrong named, the checkpoint left as it was.

@@ -302,6 +302,18 @@ TEST_F(TesseraCli, MeshesTooLargeForMemoryAreRefused) {
               {"mesh.patches", "would need at least"});
 }
 
+// A second run into the same output folder moves the first run's files aside, and says so.
+TEST_F(TesseraCli, ASecondRunMovesTheFirstAside) {
+  const fs::path file = writeCase(sodCase());
+  ASSERT_EQ(run("run " + file.string()).exitCode, 0);
+  const Result second = run("run " + file.string());
+  EXPECT_EQ(second.exitCode, 0) << second.output;
+  EXPECT_NE(second.output.find("held an earlier run: moved to"), std::string::npos)
+      << second.output;
+  EXPECT_TRUE(fs::exists(dir_ / "output" / "case.previous-1" / "log.jsonl"));
+  EXPECT_TRUE(fs::exists(dir_ / "output" / "case" / "log.jsonl"));
+}
+
 TEST_F(TesseraCli, AFolderIsNotACaseFile) {
   const Result r = run("run " + dir_.string());
   EXPECT_EQ(r.exitCode, 3) << r.output;

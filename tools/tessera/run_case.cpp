@@ -11,6 +11,7 @@
 #include "io/config.hpp"
 #include "io/run_log.hpp"
 #include "physics/shipped_systems.hpp"
+#include "solvers/unphysical_state.hpp"
 #include "tools/tessera/case_reader.hpp"
 #include "tools/tessera/memory_estimate.hpp"
 #include "tools/tessera/patch_checkpoints.hpp"
@@ -154,10 +155,29 @@ int simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme&
     });
   };
   const auto series = [&] { return writer.written(); };
+  const auto writeUnphysicalState = [&] {
+    io::VtkSeriesWriter diagnostic(run.directory, run.name + "_unphysical", rank, ranks);
+    std::vector<int> levels;
+    for (const auto& leaf : amr->forest().leaves())
+      levels.push_back(leaf.level);
+    std::vector<io::CellArray> arrays = io::cellArrays(solver.pde(), solver.hostState());
+    arrays.push_back(io::unphysicalCells(solver.pde(), solver.hostState()));
+    const auto file = writeRankZeroLast([&] {
+      return diagnostic.write(int(solver.step()), solver.time(),
+                              io::patchMesh<Dim>(solver.layout(), solver.geometry(), levels,
+                                                 int(amr->firstGlobalPatch())),
+                              arrays);
+    });
+    if (lead)
+      std::printf("tessera: the state that became unphysical, at step %lld, t = %.17g, is in %s "
+                  "(the offending cells have unphysical = 1)\n",
+                  solver.step(), solver.time(), file.string().c_str());
+  };
 #else
   noteNoVtkOutput(run);
   const auto writeOutput = [] {};
   const auto series = [] { return std::vector<std::pair<double, std::string>>{}; };
+  const auto writeUnphysicalState = [] {};
 #endif
 
   if (lead) {
@@ -175,28 +195,42 @@ int simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme&
     writeOutput();
   OutputSchedule schedule(run, resumed ? resumed->outputsDone : 0);
   AfterStep verdict;
-  while (schedule.running(solver.time(), solver.step())) {
-    Stopwatch watch;
-    const double dt = stepToward(*amr, schedule.next(), schedule.slack());
-    const bool reachesOutput = schedule.reached(solver.time());
-    const double stepSeconds = watch.seconds();
-    if (log)
-      log->step({solver.step(), solver.time(), dt, int(amr->globalPatches()), amr->globalCells(),
-                 amr->finestLevel() + 1, stepSeconds});
-    if (reachesOutput)
-      writeOutput();
-    verdict = checkpoints.afterStep(MPI_COMM_WORLD, stepSeconds);
-    if (verdict.signal != 0 || verdict.wallLimit)
-      break;
-    if (checkpoints.dueByRun(solver.time(), solver.step()) || verdict.wallCheckpoint) {
-      const auto folder = checkpoints.write(*amr, schedule.outputsDone(), series());
+  try {
+    while (schedule.running(solver.time(), solver.step())) {
+      Stopwatch watch;
+      const double dt = stepToward(*amr, schedule.next(), schedule.slack());
+      const bool reachesOutput = schedule.reached(solver.time());
+      const double stepSeconds = watch.seconds();
       if (log)
-        log->checkpoint(solver.step(), solver.time(), folder);
+        log->step({solver.step(), solver.time(), dt, int(amr->globalPatches()), amr->globalCells(),
+                   amr->finestLevel() + 1, stepSeconds});
+      if (reachesOutput)
+        writeOutput();
+      verdict = checkpoints.afterStep(MPI_COMM_WORLD, stepSeconds);
+      if (verdict.signal != 0 || verdict.wallLimit)
+        break;
+      if (checkpoints.dueByRun(solver.time(), solver.step()) || verdict.wallCheckpoint) {
+        amr->stableDt(); // collective: throws where the state is unphysical, before it is saved
+        const auto folder = checkpoints.write(*amr, schedule.outputsDone(), series());
+        if (log)
+          log->checkpoint(solver.step(), solver.time(), folder);
+      }
     }
+  } catch (const UnphysicalStateError&) {
+    // The last good checkpoint stays as it was; the failing state goes to a diagnostic output
+    // with its offending cells marked.
+    writeUnphysicalState();
+    throw;
   }
   const bool stoppedEarly = verdict.signal != 0 || verdict.wallLimit;
   if (!stoppedEarly)
     writeOutput();
+  try {
+    amr->stableDt(); // the last checkpoint, too, only of a physical state
+  } catch (const UnphysicalStateError&) {
+    writeUnphysicalState();
+    throw;
+  }
   const auto folder = checkpoints.write(*amr, schedule.outputsDone(), series());
   if (log)
     log->checkpoint(solver.step(), solver.time(), folder);

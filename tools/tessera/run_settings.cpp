@@ -71,8 +71,23 @@ MemorySpace readBackend(Config& cfg) {
   return MemorySpace::Device;
 }
 
-void prepareOutputFolder(const Config& cfg, const RunSettings& run) {
+void prepareOutputFolder(const Config& cfg, const RunSettings& run, bool continuing) {
   std::error_code ec;
+  // An earlier run's files are never mixed with this run's: its folder is moved aside, as AMReX
+  // moves an old plotfile, unless this run continues it (--restart).
+  if (!continuing && std::filesystem::is_directory(run.directory, ec) &&
+      !std::filesystem::is_empty(run.directory, ec)) {
+    std::filesystem::path aside;
+    for (int n = 1; aside.empty() || std::filesystem::exists(aside); ++n)
+      aside = run.directory.string() + ".previous-" + std::to_string(n);
+    std::filesystem::rename(run.directory, aside, ec);
+    if (ec)
+      throw std::runtime_error(run.directory.string() +
+                               ": holds an earlier run's files and cannot be moved aside to " +
+                               aside.string() + " (" + ec.message() + ")");
+    std::printf("tessera: %s held an earlier run: moved to %s\n", run.directory.string().c_str(),
+                aside.string().c_str());
+  }
   std::filesystem::create_directories(run.directory, ec);
   if (ec || !std::filesystem::is_directory(run.directory))
     throw std::runtime_error(run.directory.string() + ": cannot create the output folder (" +
@@ -88,7 +103,7 @@ std::optional<io::RunLog> openLeadRunLog(const io::Config& cfg, const RunRequest
   std::string problem;
   if (rank == 0) {
     try {
-      prepareOutputFolder(cfg, run);
+      prepareOutputFolder(cfg, run, append);
       log.emplace(run.directory / "log.jsonl", run.endTime, request.quiet ? 0 : run.progressEvery,
                   append);
     } catch (const std::exception& e) {

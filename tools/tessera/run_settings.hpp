@@ -47,8 +47,10 @@ RunSettings readRunSettings(io::Config& cfg, const RunRequest& request, bool tim
 // run with exit code 12; the first line of the run says which back end it uses and why.
 MemorySpace readBackend(io::Config& cfg);
 
-// Creates the output folder and writes the effective configuration into it.
-void prepareOutputFolder(const io::Config& cfg, const RunSettings& run);
+// Creates the output folder and writes the effective configuration into it. A folder that holds
+// an earlier run's files is first renamed to <folder>.previous-<n>, unless this run continues
+// that run (a restart).
+void prepareOutputFolder(const io::Config& cfg, const RunSettings& run, bool continuing);
 
 // Collective over MPI_COMM_WORLD: rank 0 creates the output folder (prepareOutputFolder) and
 // returns the run's log.jsonl; the other ranks get none. Every rank returns once the folder
