@@ -89,6 +89,8 @@ public:
                  " section");
     if (mesh_.cellShapes.empty())
       text_.fail("no tetrahedra, hexahedra, prisms or pyramids: only 3D meshes are supported");
+    if (const auto defect = unstructured::firstDegenerateCell(mesh_))
+      text_.failAt(cellLines_[std::size_t(defect->cell)], defect->reason);
     return std::move(mesh_);
   }
 
@@ -127,6 +129,15 @@ private:
     return int(n);
   }
 
+  // A count of records of at least a line each: no more than the lines left in the file.
+  int recordCount(std::size_t token) const {
+    const int n = count(token);
+    if (n > text_.linesLeft())
+      text_.fail("count " + std::to_string(n) + " is more than the " +
+                 std::to_string(text_.linesLeft()) + " lines left in the file");
+    return n;
+  }
+
   static std::string afterCount(int n, const std::string& what) {
     return " after the " + std::to_string(n) + " " + what + " the count announces";
   }
@@ -141,7 +152,7 @@ private:
   void readPhysicalNames() {
     record("the number of physical names");
     text_.expectTokens(1, "number of physical names");
-    const int n = count(0);
+    const int n = recordCount(0);
     for (int i = 0; i < n; ++i) {
       record("a physical name");
       const auto line = text_.line();
@@ -167,7 +178,7 @@ private:
   void readEntities() {
     record("the entity counts");
     text_.expectTokens(4, "numbers of points, curves, surfaces and volumes");
-    const std::array<int, 4> counts{count(0), count(1), count(2), count(3)};
+    const std::array<int, 4> counts{recordCount(0), recordCount(1), recordCount(2), recordCount(3)};
     for (int dim = 0; dim < 4; ++dim)
       for (int i = 0; i < counts[std::size_t(dim)]; ++i) {
         record("an entity of dimension " + std::to_string(dim));
@@ -204,7 +215,7 @@ private:
   void readNodes22() {
     record("the number of nodes");
     text_.expectTokens(1, "number of nodes");
-    const int n = count(0);
+    const int n = recordCount(0);
     mesh_.nodes.reserve(std::size_t(n));
     for (int i = 0; i < n; ++i) {
       record("a node");
@@ -218,7 +229,7 @@ private:
     record("the node counts");
     text_.expectTokens(4, "number of blocks, number of nodes, minimum and maximum tags");
     const int headerLine = text_.lineNumber();
-    const int blocks = count(0), n = count(1);
+    const int blocks = recordCount(0), n = recordCount(1);
     mesh_.nodes.reserve(std::size_t(n));
     std::vector<long long> tags;
     for (int b = 0; b < blocks; ++b) {
@@ -226,7 +237,7 @@ private:
       text_.expectTokens(4, "entity dimension, entity tag, parametric, number of nodes");
       const long long dim = text_.integer(std::size_t{0});
       const bool parametric = text_.integer(std::size_t{2}) != 0;
-      const int inBlock = count(3);
+      const int inBlock = recordCount(3);
       // Parametric nodes carry one parametric coordinate per dimension of their entity.
       const std::size_t values = 3 + (parametric ? std::size_t(std::clamp(dim, 0LL, 3LL)) : 0);
       tags.clear();
@@ -274,6 +285,7 @@ private:
     if (type.role == Role::Cell) {
       mesh_.cellShapes.push_back(type.shape);
       mesh_.cellNodes.appendRow(row);
+      cellLines_.push_back(text_.lineNumber());
     } else {
       mesh_.boundaryFaceNodes.appendRow(row);
       mesh_.boundaryTags.push_back(faceTag);
@@ -283,7 +295,7 @@ private:
   void readElements22() {
     record("the number of elements");
     text_.expectTokens(1, "number of elements");
-    const int n = count(0);
+    const int n = recordCount(0);
     for (int i = 0; i < n; ++i) {
       record("an element");
       // tag type numberOfTags tags... nodes...
@@ -301,14 +313,14 @@ private:
     record("the element counts");
     text_.expectTokens(4, "number of blocks, number of elements, minimum and maximum tags");
     const int headerLine = text_.lineNumber();
-    const int blocks = count(0), n = count(1);
+    const int blocks = recordCount(0), n = recordCount(1);
     long long read = 0;
     for (int b = 0; b < blocks; ++b) {
       record("an element block");
       text_.expectTokens(4, "entity dimension, entity tag, element type, number of elements");
       const long long entity = text_.integer(std::size_t{1});
       const auto element = type(text_.integer(std::size_t{2}));
-      const int inBlock = count(3);
+      const int inBlock = recordCount(3);
       int faceTag = 0;
       if (element.role == Role::Face) {
         const auto it = surfacePhysical_.find(entity);
@@ -332,6 +344,7 @@ private:
 
   detail::MeshText text_;
   MeshDescription mesh_;
+  std::vector<int> cellLines_; // the line of each cell, for errors found once all is read
   bool version41_ = false;
   bool haveEntities_ = false;
   std::unordered_map<long long, int> nodeIndex_;

@@ -1,5 +1,6 @@
 #include "io/mesh_text.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -35,6 +36,8 @@ MeshText::MeshText(const std::filesystem::path& file, char comment)
   std::stringstream text;
   text << in.rdbuf();
   content_ = text.str();
+  totalLines_ = std::count(content_.begin(), content_.end(), '\n') +
+                (!content_.empty() && content_.back() != '\n');
 }
 
 bool MeshText::next() {

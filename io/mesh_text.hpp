@@ -34,6 +34,9 @@ public:
   std::string_view line() const { return line_; } // trimmed
   const std::vector<std::string_view>& tokens() const { return tokens_; }
   int lineNumber() const { return lineNumber_; }
+  // Lines of the file after the current one: a section's count may not exceed it (a count of
+  // 2e9 in a small file would otherwise allocate for 2e9 records before finding them missing).
+  long long linesLeft() const { return totalLines_ - lineNumber_; }
 
   // Fails unless the line has exactly `count` tokens; `what` says what the line should hold.
   void expectTokens(std::size_t count, const std::string& what) const;
@@ -55,6 +58,7 @@ private:
   std::string_view line_;
   std::vector<std::string_view> tokens_;
   int lineNumber_ = 0;
+  long long totalLines_ = 0;
 };
 
 std::vector<std::string_view> splitTokens(std::string_view text);

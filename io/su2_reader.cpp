@@ -59,6 +59,8 @@ public:
     // Elements may come before the nodes, so their indices are checked once NPOIN is known.
     checkIndices(mesh_.cellNodes, cellLines_);
     checkIndices(mesh_.boundaryFaceNodes, faceLines_);
+    if (const auto defect = unstructured::firstDegenerateCell(mesh_))
+      text_.failAt(cellLines_[std::size_t(defect->cell)], defect->reason);
     return std::move(mesh_);
   }
 
@@ -79,6 +81,9 @@ private:
     const long long n = text_.integer(tokens[0]);
     if (n < 0 || n > INT_MAX)
       text_.fail("count " + std::to_string(n) + " out of range");
+    if (n > text_.linesLeft())
+      text_.fail("count " + std::to_string(n) + " is more than the " +
+                 std::to_string(text_.linesLeft()) + " lines left in the file");
     return int(n);
   }
 
@@ -219,7 +224,7 @@ private:
   MeshDescription mesh_;
   bool dimensionSeen_ = false;
   std::optional<int> cellsLine_, nodesLine_, markersLine_;
-  std::vector<int> cellLines_, faceLines_; // line of each cell and face, for checkIndices
+  std::vector<int> cellLines_, faceLines_; // line of each cell and face, for later checks
 };
 
 } // namespace

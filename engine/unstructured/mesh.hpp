@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -78,6 +79,15 @@ struct Mesh {
 // normal points out of a positively oriented cell (Gmsh's reference elements).
 int faceCount(CellShape s);
 std::span<const int> localFaceNodes(CellShape s, int face);
+
+// The first cell of a description that no solver can use, and why: two of its nodes at one point,
+// or no volume (at most 1e-12 of its bounding box's largest side cubed). None where every cell
+// is sound. The node indices must be in range.
+struct CellDefect {
+  int cell;
+  std::string reason;
+};
+std::optional<CellDefect> firstDegenerateCell(const MeshDescription& description);
 
 // Derives faces, connectivities and geometry. Faces are found by their sorted node sets: seen
 // twice, interior (owner = lower cell index); once, boundary (tag from the matching boundary face

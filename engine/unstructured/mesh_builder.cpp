@@ -174,12 +174,45 @@ void validate(const MeshDescription& d) {
   }
 }
 
+// Checks the cells after the indices (validate): degenerate cells have no usable geometry.
+void validateGeometry(const MeshDescription& d) {
+  if (const auto defect = firstDegenerateCell(d))
+    throw std::invalid_argument("buildMesh: " + defect->reason);
+}
+
 struct CellFace {
   FaceKey key;
   int cell, local;
 };
 
 } // namespace
+
+std::optional<CellDefect> firstDegenerateCell(const MeshDescription& d) {
+  for (int c = 0; c < d.cellNodes.rows(); ++c) {
+    const auto nodes = d.cellNodes.row(c);
+    Point lower = d.nodes[std::size_t(nodes[0])], upper = lower;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const Point& p = d.nodes[std::size_t(nodes[i])];
+      for (int a = 0; a < 3; ++a) {
+        lower[std::size_t(a)] = std::min(lower[std::size_t(a)], p[std::size_t(a)]);
+        upper[std::size_t(a)] = std::max(upper[std::size_t(a)], p[std::size_t(a)]);
+      }
+      for (std::size_t j = 0; j < i; ++j)
+        if (p == d.nodes[std::size_t(nodes[j])])
+          return CellDefect{c, "cell " + std::to_string(c) + ": its nodes " +
+                                   std::to_string(nodes[j]) + " and " + std::to_string(nodes[i]) +
+                                   " are at the same point"};
+    }
+    double side = 0.0;
+    for (int a = 0; a < 3; ++a)
+      side = std::max(side, upper[std::size_t(a)] - lower[std::size_t(a)]);
+    if (std::fabs(templateVolume(d, c)) <= 1e-12 * side * side * side)
+      return CellDefect{c, "cell " + std::to_string(c) +
+                               " has no volume (its nodes lie in a plane "
+                               "or on a line)"};
+  }
+  return std::nullopt;
+}
 
 int faceCount(CellShape s) {
   return int(faceTable(s).size());
@@ -192,6 +225,7 @@ std::span<const int> localFaceNodes(CellShape s, int face) {
 
 Mesh buildMesh(const MeshDescription& d) {
   validate(d);
+  validateGeometry(d);
   const int numCells = int(d.cellShapes.size());
   std::vector<char> mirrored(static_cast<std::size_t>(numCells));
   for (int c = 0; c < numCells; ++c)

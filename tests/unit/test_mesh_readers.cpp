@@ -279,9 +279,11 @@ TEST(MeshReaderGmsh, RejectsANodeTagThatDoesNotExist) {
   expectError(readGmsh, "node_tag.msh", text, lineOf(text, "80 115"), "node tag 115");
 }
 
+// A file cut short: its section's count promises more lines than are left, said at the count.
 TEST(MeshReaderGmsh, RejectsATruncatedFile) {
   const auto text = gmsh22.substr(0, gmsh22.find("9 2 2 2 6"));
-  expectError(readGmsh, "truncated.msh", text, lineOf(text, "8 2 2 1 5"), "ends");
+  expectError(readGmsh, "truncated.msh", text, lineOf(text, "$Elements") + 1,
+              "count 10 is more than the 8 lines left");
 }
 
 TEST(MeshReaderGmsh, RejectsANonNumericToken) {
@@ -321,12 +323,40 @@ TEST(MeshReaderSu2, RejectsANonNumericToken) {
 
 TEST(MeshReaderSu2, RejectsATruncatedFile) {
   const auto text = su2.substr(0, su2.find("9 0 1 5 4"));
-  expectError(readSu2, "truncated.su2", text, lineOf(text, "5 9 11 6"), "ends");
+  expectError(readSu2, "truncated.su2", text, lineOf(text, "MARKER_ELEMS= 2\n5 9"),
+              "count 2 is more than the 1 lines left");
 }
 
 TEST(MeshReaderSu2, RejectsAnUnknownKeyword) {
   const auto text = replaced(su2, "NMARK= 2", "NZONE= 2");
   expectError(readSu2, "keyword.su2", text, lineOf(text, "NZONE"), "unknown keyword NZONE");
+}
+
+// A count far beyond the file (it once allocated for 2e9 records and died of std::bad_alloc with
+// no file or line) is refused at its own line.
+TEST(MeshReaderGmsh, RejectsACountBeyondTheFile) {
+  const auto text = replaced(gmsh22, "$Nodes\n12\n", "$Nodes\n2000000000\n");
+  expectError(readGmsh, "count_huge.msh", text, lineOf(text, "2000000000"), "lines left");
+}
+TEST(MeshReaderSu2, RejectsACountBeyondTheFile) {
+  const auto text = replaced(su2, "NPOIN= 12", "NPOIN= 2000000000");
+  expectError(readSu2, "count_huge.su2", text, lineOf(text, "NPOIN="), "lines left");
+}
+
+// Degenerate cells are refused at the line of the cell, not left to fail in the solver.
+TEST(MeshReaderSu2, RejectsACellWithTwoNodesAtOnePoint) {
+  const auto text = replaced(su2, "10 5 9 6 11 3", "10 5 9 6 5 3");
+  expectError(readSu2, "coincident.su2", text, lineOf(text, "10 5 9 6 5 3"), "same point");
+}
+TEST(MeshReaderSu2, RejectsACellWithoutVolume) {
+  // Node 11 moved into the plane z = 1 of the tetrahedron's other nodes 5, 9 and 6.
+  const auto text = replaced(su2, "1.5 2.5e-1 2\n", "1.5 2.5e-1 1\n");
+  expectError(readSu2, "flat.su2", text, lineOf(text, "10 5 9 6 11 3"), "has no volume");
+}
+TEST(MeshReaderGmsh, RejectsACellWithoutVolume) {
+  // The same tetrahedron, flattened by its node 120 in the Gmsh file.
+  const auto text = replaced(gmsh22, "120 1.5 2.5e-1 2\n", "120 1.5 2.5e-1 1\n");
+  expectError(readGmsh, "flat.msh", text, lineOf(text, "6 4 2 3 1 60 100 70 120"), "has no volume");
 }
 
 } // namespace
