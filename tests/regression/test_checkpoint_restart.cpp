@@ -282,6 +282,40 @@ TEST_F(CheckpointRestart, UnphysicalStateKeepsTheLastGoodCheckpoint) {
   expectNoTemporaries("vacuum");
 }
 
+// A checkpoint written by the device back end continues on the host and one of the host on the
+// device, each ending within round-off of both uninterrupted runs (the device agrees with the host
+// to round-off, not bitwise). Skipped where this build or machine has no device.
+TEST_F(CheckpointRestart, ContinuesAcrossBackEnds) {
+  const std::string every = "--set checkpoint.every_steps=40 --set checkpoint.keep=100 ";
+  const Result device = run("device", every + "--set run.backend=device");
+  if (device.exitCode == 12)
+    GTEST_SKIP() << "no device: " << device.output;
+  ASSERT_EQ(device.exitCode, 0) << device.output;
+  ASSERT_EQ(run("host", every + "--set run.backend=host").exitCode, 0);
+  const fs::path end = lastCheckpoint("host");
+  for (const auto& [from, to, backend] : std::array<std::array<std::string, 3>, 2>{
+           {{"device", "deviceThenHost", "host"}, {"host", "hostThenDevice", "device"}}}) {
+    fs::create_directories(dir_ / to / "checkpoints");
+    fs::copy(checkpointOf(from, 40), dir_ / to / "checkpoints" / checkpointOf(from, 40).filename(),
+             fs::copy_options::recursive);
+    const Result r = run(to, "--set run.backend=" + backend + " --restart " + to +
+                                 "/checkpoints/checkpoint_00000040");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    const std::vector<double> actual = stateValues(dir_ / to / "checkpoints" / end.filename());
+    for (const char* uninterrupted : {"device", "host"}) {
+      const std::vector<double> expected =
+          stateValues(dir_ / uninterrupted / "checkpoints" / end.filename());
+      ASSERT_EQ(actual.size(), expected.size()) << to << " against " << uninterrupted;
+      double scale = 0.0, worst = 0.0;
+      for (std::size_t i = 0; i < expected.size(); ++i) {
+        scale = std::max(scale, std::fabs(expected[i]));
+        worst = std::max(worst, std::fabs(actual[i] - expected[i]));
+      }
+      EXPECT_LE(worst, 1e-12 * scale) << to << " against " << uninterrupted;
+    }
+  }
+}
+
 // Refusals, exit code 14, the file and what is wrong named, the checkpoint left as it was.
 TEST_F(CheckpointRestart, RefusesDamagedAndForeignCheckpoints) {
   ASSERT_EQ(run("base", "").exitCode, 0);
