@@ -102,6 +102,15 @@ std::string nearestKey(const std::string& key, const std::set<std::string>& know
   return best;
 }
 
+// A TOML number as a double. toml++'s value<double>() gives nothing for an integer a double does
+// not hold exactly (1111111111111111111): such an integer is taken at its nearest double, which
+// the range checks then judge.
+double numberOf(const toml::node& n) {
+  if (const auto* integer = n.as_integer())
+    return double(integer->get());
+  return n.as_floating_point()->get();
+}
+
 } // namespace
 
 std::string formatNumber(double x) {
@@ -236,7 +245,7 @@ double Config::getDouble(const std::string& key, std::optional<double> fallback,
   const double x = get(key, fallback, "a number", [&](const toml::node& n) {
     if (!n.is_number())
       fail(ConfigErrorKind::WrongType, key, "expected a number");
-    const double v = n.value<double>().value();
+    const double v = numberOf(n);
     if (!range.contains(v))
       fail(ConfigErrorKind::OutOfRange, key, "must be in " + range.describe());
     return v;
@@ -309,7 +318,7 @@ std::vector<T> Config::getArray(const std::string& key,
     for (const toml::node& e : *a) {
       if (kInteger ? !e.is_integer() : !e.is_number())
         fail(ConfigErrorKind::WrongType, key, "expected " + expected);
-      const double v = e.value<double>().value();
+      const double v = numberOf(e);
       if (!range.contains(v) || (kInteger && std::fabs(v) > INT32_MAX))
         fail(ConfigErrorKind::OutOfRange, key, "every entry must be in " + range.describe());
       values.push_back(kInteger ? T(e.value<long long>().value()) : T(v));

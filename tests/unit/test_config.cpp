@@ -33,6 +33,16 @@ TEST(Config, ReadsValuesAndFillsDefaultsIntoTheEffectiveConfiguration) {
   expectContains(effective, {"cells_per_patch = 8", "cfl = 0.4"});
 }
 
+// Found by fuzz_case: an integer that a double does not hold exactly, where a number is read,
+// crashed the reader (std::bad_optional_access); it is read at its nearest double.
+TEST(Config, ReadsIntegersBeyondDoublePrecisionAsNumbers) {
+  Config cfg = Config::fromString("upper = [1.0, 1111111111111111111]\nend = 1111111111111111111\n",
+                                  "case.toml");
+  EXPECT_EQ(cfg.getDoubles("upper", std::nullopt, 2),
+            (std::vector<double>{1.0, 1111111111111111111.0}));
+  EXPECT_EQ(cfg.getDouble("end", std::nullopt), 1111111111111111111.0);
+}
+
 TEST(Config, SyntaxErrorNamesFileAndLine) {
   const auto e = errorOf([] { Config::fromString("[mesh]\ncells = = 3\n", "bad.toml"); });
   EXPECT_EQ(e.kind(), ConfigErrorKind::Syntax);
