@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "engine/mpi/first_message.hpp"
+
 namespace tessera::cli {
 namespace {
 
@@ -12,7 +14,7 @@ std::string listed(const std::vector<int>& values) {
   return s + "]";
 }
 
-// Rank 0's CheckpointError, if it threw one, on every rank.
+// Rank 0's CheckpointError, if it threw one, on every rank (mpi::firstMessage).
 template <class Check>
 void onRankZeroForAll(MPI_Comm comm, Check&& check) {
   int rank = 0;
@@ -25,12 +27,14 @@ void onRankZeroForAll(MPI_Comm comm, Check&& check) {
       message = e.what();
     }
   }
-  int length = int(message.size());
-  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
-  message.resize(std::size_t(length));
-  MPI_Bcast(message.data(), length, MPI_CHAR, 0, comm);
-  if (length > 0)
+  message = mpi::firstMessage(comm, message);
+  if (!message.empty())
     throw io::CheckpointError(message);
+}
+
+// The first multiple of `interval` after `time`.
+double nextMultiple(double time, double interval) {
+  return (std::floor(time / interval) + 1) * interval;
 }
 
 } // namespace
@@ -75,9 +79,7 @@ PatchCheckpoints::PatchCheckpoints(CheckpointSettings settings, const RunSetting
     : settings_(std::move(settings)), facts_(std::move(facts)),
       configuration_(std::move(configuration)), backend_(std::move(backend)),
       wallLimit_(run.wallLimit),
-      nextTime_(settings_.interval > 0
-                    ? (std::floor(startTime / settings_.interval) + 1) * settings_.interval
-                    : INFINITY),
+      nextTime_(settings_.interval > 0 ? nextMultiple(startTime, settings_.interval) : INFINITY),
       clock_(clock), lastWallCheckpoint_(clock.seconds()) {}
 
 int PatchCheckpoints::ranks(MPI_Comm comm) {
@@ -109,7 +111,7 @@ bool PatchCheckpoints::dueByRun(double time, long long step) {
   bool due = settings_.everySteps > 0 && step % settings_.everySteps == 0;
   if (time >= nextTime_) {
     due = true;
-    nextTime_ = (std::floor(time / settings_.interval) + 1) * settings_.interval;
+    nextTime_ = nextMultiple(time, settings_.interval);
   }
   return due;
 }

@@ -143,31 +143,27 @@ int simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme&
   io::VtkSeriesWriter writer(run.directory, run.name, rank, ranks);
   if (resumed)
     writer.resume(resumed->series);
+  // This rank's patches as output cells, with their levels.
+  const auto outputMesh = [&] {
+    std::vector<int> levels;
+    for (const auto& leaf : amr->forest().leaves())
+      levels.push_back(leaf.level);
+    return io::patchMesh<Dim>(solver.layout(), solver.geometry(), levels,
+                              int(amr->firstGlobalPatch()));
+  };
   const auto writeOutput = [&]() {
     writeOutputStep(run, log, solver.step(), solver.time(), [&] {
-      std::vector<int> levels;
-      for (const auto& leaf : amr->forest().leaves())
-        levels.push_back(leaf.level);
-      return writer.write(int(solver.step()), solver.time(),
-                          io::patchMesh<Dim>(solver.layout(), solver.geometry(), levels,
-                                             int(amr->firstGlobalPatch())),
+      return writer.write(int(solver.step()), solver.time(), outputMesh(),
                           io::cellArrays(solver.pde(), solver.hostState()));
     });
   };
   const auto series = [&] { return writer.written(); };
   const auto writeUnphysicalState = [&] {
     io::VtkSeriesWriter diagnostic(run.directory, run.name + "_unphysical", rank, ranks);
-    std::vector<int> levels;
-    for (const auto& leaf : amr->forest().leaves())
-      levels.push_back(leaf.level);
     std::vector<io::CellArray> arrays = io::cellArrays(solver.pde(), solver.hostState());
     arrays.push_back(io::unphysicalCells(solver.pde(), solver.hostState()));
-    const auto file = writeRankZeroLast([&] {
-      return diagnostic.write(int(solver.step()), solver.time(),
-                              io::patchMesh<Dim>(solver.layout(), solver.geometry(), levels,
-                                                 int(amr->firstGlobalPatch())),
-                              arrays);
-    });
+    const auto file = writeRankZeroLast(
+        [&] { return diagnostic.write(int(solver.step()), solver.time(), outputMesh(), arrays); });
     if (lead)
       std::printf("tessera: the state that became unphysical, at step %lld, t = %.17g, is in %s "
                   "(the offending cells have unphysical = 1)\n",

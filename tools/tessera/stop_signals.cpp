@@ -33,15 +33,6 @@ int stopSignalHere() {
   return int(requested);
 }
 
-int stopSignal(MPI_Comm comm) {
-  int signal = stopSignalHere();
-  int ranks = 1;
-  MPI_Comm_size(comm, &ranks);
-  if (ranks > 1)
-    MPI_Allreduce(MPI_IN_PLACE, &signal, 1, MPI_INT, MPI_MAX, comm);
-  return signal;
-}
-
 const char* signalName(int signal) {
   return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal";
 }

@@ -4,8 +4,6 @@
 // 128 + the signal's number. A second signal ends the process at once with that code; whatever
 // it was writing is then a temporary file (*.tmp, a checkpoint_*.tmp folder), never a file that
 // looks complete but is not.
-#include <mpi.h>
-
 namespace tessera::cli {
 
 // Installs the handlers for SIGINT and SIGTERM (once per process).
@@ -13,9 +11,6 @@ void installStopSignals();
 
 // The signal that asked this rank to stop, or 0; no communication.
 int stopSignalHere();
-
-// The signal that asked any rank of comm to stop (the largest number), or 0; collective.
-int stopSignal(MPI_Comm comm);
 
 // The name of a stop signal, for messages.
 const char* signalName(int signal);
