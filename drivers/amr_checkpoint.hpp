@@ -12,7 +12,6 @@
 namespace tessera {
 
 inline constexpr const char* kForestFile = "forest.p4est";
-inline constexpr const char* kStateFile = "state.bin";
 
 namespace detail {
 // A patch's interior values in a checkpoint: variable by variable, cells in interiorCell order.
@@ -39,14 +38,14 @@ writeAmrCheckpointData(const AmrSolver<PDE>& amr, const std::filesystem::path& f
     for (int v = 0; v < layout.numVars; ++v)
       for (int n = 0; n < layout.interiorCells(); ++n)
         values[i++] = state.at(p, v, layout.interiorCell(n));
-  io::writePatchValues(amr.comm(), folder / kStateFile, amr.globalPatches(), amr.firstGlobalPatch(),
-                       perPatch, values);
+  io::writeStateRecords(amr.comm(), folder / io::kStateFile, amr.globalPatches(),
+                        io::RecordRange{amr.firstGlobalPatch(), patches}, perPatch, values);
   int rank = 0;
   MPI_Comm_rank(amr.comm(), &rank);
   if (rank != 0)
     return {};
   return {io::describeDataFile(folder / kForestFile, true),
-          io::describeDataFile(folder / kStateFile, false)};
+          io::describeDataFile(folder / io::kStateFile, false)};
 }
 
 // Collective: gives amr, built on the checkpoint's forest (AmrSolver::SavedForest), the state,
@@ -56,16 +55,16 @@ template <ConservationLaw PDE>
 void restoreAmrCheckpointData(AmrSolver<PDE>& amr, const std::filesystem::path& folder,
                               const io::CheckpointInfo& info) {
   constexpr int Dim = PDE::kDim;
-  if (amr.globalPatches() != info.globalPatches)
+  if (amr.globalPatches() != info.records)
     throw io::CheckpointError(
         (folder / kForestFile).string() + ": " + std::to_string(amr.globalPatches()) +
-        " patches where checkpoint.toml records " + std::to_string(info.globalPatches));
+        " patches where checkpoint.toml records " + std::to_string(info.records));
   const PatchLayout<Dim>& layout = amr.solver().layout();
   const int perPatch = detail::checkpointValuesPerPatch(layout);
   const int patches = amr.solver().numPatches();
   const std::vector<double> values =
-      io::readPatchValues(amr.comm(), folder / kStateFile, info.globalPatches,
-                          amr.firstGlobalPatch(), patches, perPatch);
+      io::readStateRecords(amr.comm(), folder / io::kStateFile, info.records,
+                           io::RecordRange{amr.firstGlobalPatch(), patches}, perPatch, "patch");
   PatchStore<Dim> state(layout, patches, MemorySpace::Host);
   std::size_t i = 0;
   for (int p = 0; p < patches; ++p)

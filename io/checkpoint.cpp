@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <numeric>
 #include <regex>
 #include <sstream>
 #include <system_error>
@@ -19,58 +20,112 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::uint64_t kFnvOffset = 14695981039346656037ull, kFnvPrime = 1099511628211ull;
+constexpr std::uint64_t kFnvPrime = 1099511628211ull;
 
-std::uint64_t fnv1a(const void* data, std::size_t bytes, std::uint64_t hash = kFnvOffset) {
-  const auto* p = static_cast<const unsigned char*>(data);
-  for (std::size_t i = 0; i < bytes; ++i)
-    hash = (hash ^ p[i]) * kFnvPrime;
-  return hash;
-}
+// state.bin: a header, every record's values in order, then one checksum per record.
+// checkpoint.toml's format: 2 since [case] and [solver] hold named facts and values.
+constexpr int kInfoFormat = 2;
 
-// A double written so that reading it back gives the same bits.
-std::string exactDouble(double x) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%a", x);
-  return text;
-}
-
-// state.bin: a header, every patch's values in forest order, then one checksum per patch.
 constexpr char kStateMagic[16] = "TESSERA-STATE-1";
 struct StateHeader {
   char magic[16];
-  std::uint64_t globalPatches;
-  std::uint64_t valuesPerPatch;
+  std::uint64_t records;
+  std::uint64_t valuesPerRecord;
   std::uint64_t reserved[4];
 };
 static_assert(sizeof(StateHeader) == 64);
 
-MPI_Offset valuesOffset(long long patch, int valuesPerPatch) {
-  return MPI_Offset(sizeof(StateHeader)) + MPI_Offset(patch) * valuesPerPatch * 8;
-}
-MPI_Offset checksumOffset(long long globalPatches, int valuesPerPatch, long long patch) {
-  return valuesOffset(globalPatches, valuesPerPatch) + MPI_Offset(patch) * 8;
+constexpr MPI_Offset kValuesOffset = sizeof(StateHeader);
+MPI_Offset checksumOffset(long long globalRecords, int valuesPerRecord) {
+  return kValuesOffset + MPI_Offset(globalRecords) * valuesPerRecord * 8;
 }
 
-std::vector<std::uint64_t> patchChecksums(std::span<const double> values, int valuesPerPatch) {
-  std::vector<std::uint64_t> sums(values.size() / std::size_t(valuesPerPatch));
-  for (std::size_t p = 0; p < sums.size(); ++p)
-    sums[p] = fnv1a(values.data() + p * std::size_t(valuesPerPatch),
-                    std::size_t(valuesPerPatch) * sizeof(double));
+std::vector<std::uint64_t> recordChecksums(std::span<const double> values, int valuesPerRecord) {
+  std::vector<std::uint64_t> sums(values.size() / std::size_t(valuesPerRecord));
+  for (std::size_t r = 0; r < sums.size(); ++r)
+    sums[r] = fnv1a(values.data() + r * std::size_t(valuesPerRecord),
+                    std::size_t(valuesPerRecord) * sizeof(double));
   return sums;
 }
 
-// MPI-IO calls take int counts: the values move as patches of one derived type.
-struct PatchType {
-  MPI_Datatype type;
-  explicit PatchType(int valuesPerPatch) {
-    MPI_Type_contiguous(valuesPerPatch, MPI_DOUBLE, &type);
-    MPI_Type_commit(&type);
-  }
-  ~PatchType() { MPI_Type_free(&type); }
-  PatchType(const PatchType&) = delete;
-  PatchType& operator=(const PatchType&) = delete;
+// A rank's records in ascending order, and where each one's values are in the caller's order
+// (empty where that is the ascending order already).
+struct Placement {
+  std::vector<long long> records;
+  std::vector<std::size_t> callerIndex;
 };
+Placement placementOf(const RecordSelection& selection) {
+  Placement p;
+  if (const auto* range = std::get_if<RecordRange>(&selection)) {
+    p.records.resize(std::size_t(range->count));
+    std::iota(p.records.begin(), p.records.end(), range->first);
+    return p;
+  }
+  const auto indices = std::get<std::span<const long long>>(selection);
+  p.callerIndex.resize(indices.size());
+  std::iota(p.callerIndex.begin(), p.callerIndex.end(), std::size_t(0));
+  std::sort(p.callerIndex.begin(), p.callerIndex.end(),
+            [&](std::size_t a, std::size_t b) { return indices[a] < indices[b]; });
+  for (const std::size_t i : p.callerIndex)
+    p.records.push_back(indices[i]);
+  return p;
+}
+
+// MPI's derived types, freed with their owner.
+struct OwnedType {
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  OwnedType() = default;
+  OwnedType(const OwnedType&) = delete;
+  OwnedType& operator=(const OwnedType&) = delete;
+  ~OwnedType() {
+    if (type != MPI_DATATYPE_NULL)
+      MPI_Type_free(&type);
+  }
+};
+
+// One record's values as one element: MPI-IO counts are ints, records fit where doubles might not.
+void makeRecordType(OwnedType& t, int valuesPerRecord) {
+  MPI_Type_contiguous(valuesPerRecord, MPI_DOUBLE, &t.type);
+  MPI_Type_commit(&t.type);
+}
+
+// The file view of a rank's records among elements of `bytes` each: runs of consecutive records.
+void makeViewType(OwnedType& t, const std::vector<long long>& records, MPI_Datatype element,
+                  MPI_Aint bytes) {
+  std::vector<int> lengths;
+  std::vector<MPI_Aint> starts;
+  for (std::size_t i = 0; i < records.size(); ++i)
+    if (i > 0 && records[i] == records[i - 1] + 1) {
+      ++lengths.back();
+    } else {
+      lengths.push_back(1);
+      starts.push_back(MPI_Aint(records[i]) * bytes);
+    }
+  if (lengths.empty()) // a rank without records still joins the collective calls
+    MPI_Type_contiguous(1, element, &t.type);
+  else
+    MPI_Type_create_hindexed(int(lengths.size()), lengths.data(), starts.data(), element, &t.type);
+  MPI_Type_commit(&t.type);
+}
+
+// Collective: reads or writes (Io: MPI_File_read_all or MPI_File_write_all) a rank's records'
+// values and checksums through file views.
+template <class Io, class Values, class Sums>
+bool transferRecords(MPI_File fh, Io io, long long globalRecords, int valuesPerRecord,
+                     const std::vector<long long>& records, Values* values, Sums* sums, int count) {
+  OwnedType record, valuesView, sumsView;
+  makeRecordType(record, valuesPerRecord);
+  makeViewType(valuesView, records, record.type, MPI_Aint(valuesPerRecord) * 8);
+  makeViewType(sumsView, records, MPI_UINT64_T, 8);
+  char native[] = "native";
+  bool ok = MPI_File_set_view(fh, kValuesOffset, record.type, valuesView.type, native,
+                              MPI_INFO_NULL) == MPI_SUCCESS;
+  ok &= io(fh, values, count, record.type, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+  ok &= MPI_File_set_view(fh, checksumOffset(globalRecords, valuesPerRecord), MPI_UINT64_T,
+                          sumsView.type, native, MPI_INFO_NULL) == MPI_SUCCESS;
+  ok &= io(fh, sums, count, MPI_UINT64_T, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+  return ok;
+}
 
 std::string checkpointNameOf(long long step) {
   char name[32];
@@ -78,31 +133,75 @@ std::string checkpointNameOf(long long step) {
   return name;
 }
 
+// A TOML basic string.
+std::string quoted(const std::string& text) {
+  std::string q = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      q += '\\';
+      q += c;
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", unsigned(static_cast<unsigned char>(c)));
+      q += escaped;
+    } else {
+      q += c;
+    }
+  }
+  return q + "\"";
+}
+
 } // namespace
+
+std::uint64_t fnv1a(const void* data, std::size_t bytes, std::uint64_t hash) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  for (std::size_t i = 0; i < bytes; ++i)
+    hash = (hash ^ p[i]) * kFnvPrime;
+  return hash;
+}
+
+std::string exactText(double x) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%a", x);
+  return text;
+}
+
+std::optional<double> fromExactText(const std::string& text) {
+  char* end = nullptr;
+  const double x = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0')
+    return std::nullopt;
+  return x;
+}
+
+const std::string& CheckpointInfo::solverValue(const fs::path& file,
+                                               const std::string& name) const {
+  for (const auto& [key, value] : solver)
+    if (key == name)
+      return value;
+  throw CheckpointError(file.string() + ": damaged: solver." + name + " is missing");
+}
 
 void writeCheckpointInfo(const fs::path& file, const CheckpointInfo& info) {
   std::ostringstream out;
   out << "# A Tessera checkpoint: restart with `tessera run <case> --restart <this folder>`.\n"
-      << "format = 1\n"
-      << "build = \"" << info.build << "\"\n"
-      << "backend = \"" << info.backend << "\"\n"
-      << "ranks = " << info.ranks << "\n\n[case]\n"
-      << "dimension = " << info.dimension << "\n"
-      << "system = \"" << info.system << "\"\n"
-      << "variables = " << info.numVars << "\n"
-      << "cells_per_patch = " << info.cellsPerPatch << "\n"
-      << "level0_patches = [";
-  for (std::size_t a = 0; a < info.level0Patches.size(); ++a)
-    out << (a ? ", " : "") << info.level0Patches[a];
-  out << "]\n\n[run]\n"
-      << "time = \"" << exactDouble(info.time) << "\" # " << info.time << "\n"
+      << "format = " << kInfoFormat << "\n"
+      << "build = " << quoted(info.build) << "\n"
+      << "backend = " << quoted(info.backend) << "\n"
+      << "ranks = " << info.ranks << "\n\n[case]\n";
+  for (const auto& [key, value] : info.facts)
+    out << quoted(key) << " = " << quoted(value) << "\n";
+  out << "\n[run]\n"
+      << "time = \"" << exactText(info.time) << "\" # " << info.time << "\n"
       << "step = " << info.step << "\n"
       << "outputs_done = " << info.outputsDone << "\n"
-      << "patches = " << info.globalPatches << "\n";
+      << "records = " << info.records << "\n\n[solver]\n";
+  for (const auto& [key, value] : info.solver)
+    out << quoted(key) << " = " << quoted(value) << "\n";
   for (const auto& [time, name] : info.series)
-    out << "\n[[output]]\ntime = \"" << exactDouble(time) << "\"\nfile = \"" << name << "\"\n";
+    out << "\n[[output]]\ntime = \"" << exactText(time) << "\"\nfile = " << quoted(name) << "\n";
   for (const auto& f : info.files) {
-    out << "\n[[file]]\nname = \"" << f.name << "\"\nbytes = " << f.bytes << "\n";
+    out << "\n[[file]]\nname = " << quoted(f.name) << "\nbytes = " << f.bytes << "\n";
     if (f.hasChecksum)
       out << "fnv1a = \"" << std::hex << f.checksum << std::dec << "\"\n";
   }
@@ -135,36 +234,38 @@ CheckpointInfo readCheckpointInfo(const fs::path& file) {
     return *v;
   };
   const auto exact = [&](const std::string& key, const std::string& value) {
-    char* end = nullptr;
-    const double x = std::strtod(value.c_str(), &end);
-    if (value.empty() || *end != '\0')
+    const std::optional<double> x = fromExactText(value);
+    if (!x)
       throw missing(key);
-    return x;
+    return *x;
   };
-  if (integer("format") != 1)
+  // A table of text values, in the file's order of keys.
+  const auto texts = [&](const char* name) {
+    std::vector<std::pair<std::string, std::string>> entries;
+    const auto* section = table[name].as_table();
+    if (!section)
+      throw missing(name);
+    for (const auto& [key, node] : *section) {
+      const auto value = node.value<std::string>();
+      if (!value)
+        throw missing(std::string(name) + "." + std::string(key.str()));
+      entries.emplace_back(std::string(key.str()), *value);
+    }
+    return entries;
+  };
+  if (integer("format") != kInfoFormat)
     throw CheckpointError(file.string() + ": format " + std::to_string(integer("format")) +
-                          " is not the one this build reads (1)");
+                          " is not the one this build reads (" + std::to_string(kInfoFormat) + ")");
   CheckpointInfo info;
   info.build = text("build");
   info.backend = text("backend");
   info.ranks = int(integer("ranks"));
-  info.dimension = int(integer("case.dimension"));
-  info.system = text("case.system");
-  info.numVars = int(integer("case.variables"));
-  info.cellsPerPatch = int(integer("case.cells_per_patch"));
-  const auto* patches = table.at_path("case.level0_patches").as_array();
-  if (!patches)
-    throw missing("case.level0_patches");
-  for (const auto& n : *patches) {
-    const auto v = n.value<long long>();
-    if (!v)
-      throw missing("case.level0_patches");
-    info.level0Patches.push_back(int(*v));
-  }
+  info.facts = texts("case");
   info.time = exact("run.time", text("run.time"));
   info.step = integer("run.step");
   info.outputsDone = integer("run.outputs_done");
-  info.globalPatches = integer("run.patches");
+  info.records = integer("run.records");
+  info.solver = texts("solver");
   if (const auto* outputs = table["output"].as_array())
     for (const auto& node : *outputs) {
       const auto* entry = node.as_table();
@@ -218,9 +319,19 @@ void verifyDataFile(const fs::path& folder, const CheckpointInfo::DataFile& reco
     throw CheckpointError(file.string() + ": damaged: its checksum differs from checkpoint.toml's");
 }
 
-void writePatchValues(MPI_Comm comm, const fs::path& file, long long globalPatches,
-                      long long firstPatch, int valuesPerPatch, std::span<const double> values) {
-  const long long count = (long long)(values.size() / std::size_t(valuesPerPatch));
+void writeStateRecords(MPI_Comm comm, const fs::path& file, long long globalRecords,
+                       const RecordSelection& selection, int valuesPerRecord,
+                       std::span<const double> values) {
+  const Placement placement = placementOf(selection);
+  const std::size_t perRecord = std::size_t(valuesPerRecord);
+  std::vector<double> ascending;
+  if (!placement.callerIndex.empty()) {
+    ascending.reserve(values.size());
+    for (const std::size_t i : placement.callerIndex)
+      ascending.insert(ascending.end(), values.begin() + std::ptrdiff_t(i * perRecord),
+                       values.begin() + std::ptrdiff_t((i + 1) * perRecord));
+    values = ascending;
+  }
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_File fh;
@@ -232,18 +343,17 @@ void writePatchValues(MPI_Comm comm, const fs::path& file, long long globalPatch
   if (rank == 0) {
     StateHeader header{};
     std::memcpy(header.magic, kStateMagic, sizeof header.magic);
-    header.globalPatches = std::uint64_t(globalPatches);
-    header.valuesPerPatch = std::uint64_t(valuesPerPatch);
+    header.records = std::uint64_t(globalRecords);
+    header.valuesPerRecord = std::uint64_t(valuesPerRecord);
     failed |= MPI_File_write_at(fh, 0, &header, int(sizeof header), MPI_BYTE, MPI_STATUS_IGNORE) !=
               MPI_SUCCESS;
   }
-  const PatchType patch(valuesPerPatch);
-  const std::vector<std::uint64_t> sums = patchChecksums(values, valuesPerPatch);
-  failed |= MPI_File_write_at_all(fh, valuesOffset(firstPatch, valuesPerPatch), values.data(),
-                                  int(count), patch.type, MPI_STATUS_IGNORE) != MPI_SUCCESS;
-  failed |= MPI_File_write_at_all(fh, checksumOffset(globalPatches, valuesPerPatch, firstPatch),
-                                  sums.data(), int(count), MPI_UINT64_T,
-                                  MPI_STATUS_IGNORE) != MPI_SUCCESS;
+  const std::vector<std::uint64_t> sums = recordChecksums(values, valuesPerRecord);
+  const auto write = [](MPI_File f, const void* data, int n, MPI_Datatype type, MPI_Status* st) {
+    return MPI_File_write_all(f, data, n, type, st);
+  };
+  failed |= !transferRecords(fh, write, globalRecords, valuesPerRecord, placement.records,
+                             values.data(), sums.data(), int(placement.records.size()));
   failed |= MPI_File_sync(fh) != MPI_SUCCESS;
   MPI_File_close(&fh);
   MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_LOR, comm);
@@ -251,14 +361,17 @@ void writePatchValues(MPI_Comm comm, const fs::path& file, long long globalPatch
     throw std::runtime_error(file.string() + ": cannot write the checkpoint's state");
 }
 
-std::vector<double> readPatchValues(MPI_Comm comm, const fs::path& file, long long globalPatches,
-                                    long long firstPatch, int count, int valuesPerPatch) {
+std::vector<double> readStateRecords(MPI_Comm comm, const fs::path& file, long long globalRecords,
+                                     const RecordSelection& selection, int valuesPerRecord,
+                                     const char* recordName) {
   // Each rank finds what it finds; the ranks then agree on the first problem, so that every rank
   // throws the same error.
   enum Problem : int { None = 0, Unreadable, Shape, Damaged };
   int problem = None;
-  long long damagedPatch = -1;
-  std::vector<double> values(std::size_t(count) * std::size_t(valuesPerPatch));
+  long long damaged = -1;
+  const Placement placement = placementOf(selection);
+  const std::size_t count = placement.records.size(), perRecord = std::size_t(valuesPerRecord);
+  std::vector<double> values(count * perRecord);
   MPI_File fh;
   if (MPI_File_open(comm, file.c_str(), MPI_MODE_RDONLY, MPI_INFO_NULL, &fh) != MPI_SUCCESS) {
     problem = Unreadable;
@@ -266,48 +379,61 @@ std::vector<double> readPatchValues(MPI_Comm comm, const fs::path& file, long lo
     MPI_Offset size = 0;
     MPI_File_get_size(fh, &size);
     StateHeader header{};
-    const MPI_Offset expected = checksumOffset(globalPatches, valuesPerPatch, globalPatches);
-    if (size != expected ||
+    const MPI_Offset expected =
+        checksumOffset(globalRecords, valuesPerRecord) + MPI_Offset(globalRecords) * 8;
+    const bool inside = std::all_of(placement.records.begin(), placement.records.end(),
+                                    [&](long long r) { return r >= 0 && r < globalRecords; });
+    if (!inside || size != expected ||
         MPI_File_read_at(fh, 0, &header, int(sizeof header), MPI_BYTE, MPI_STATUS_IGNORE) !=
             MPI_SUCCESS ||
         std::memcmp(header.magic, kStateMagic, sizeof header.magic) != 0 ||
-        header.globalPatches != std::uint64_t(globalPatches) ||
-        header.valuesPerPatch != std::uint64_t(valuesPerPatch))
+        header.records != std::uint64_t(globalRecords) ||
+        header.valuesPerRecord != std::uint64_t(valuesPerRecord))
       problem = Shape;
     // Every rank joins the collective reads, whatever it found.
-    const PatchType patch(valuesPerPatch);
-    std::vector<std::uint64_t> sums(std::size_t(count), 0);
-    const int n = problem == None ? count : 0;
-    MPI_File_read_at_all(fh, valuesOffset(firstPatch, valuesPerPatch), values.data(), n, patch.type,
-                         MPI_STATUS_IGNORE);
-    MPI_File_read_at_all(fh, checksumOffset(globalPatches, valuesPerPatch, firstPatch), sums.data(),
-                         n, MPI_UINT64_T, MPI_STATUS_IGNORE);
+    std::vector<std::uint64_t> sums(count, 0);
+    const auto read = [](MPI_File f, void* data, int n, MPI_Datatype type, MPI_Status* st) {
+      return MPI_File_read_all(f, data, n, type, st);
+    };
+    const std::vector<long long> none;
+    if (!transferRecords(fh, read, globalRecords, valuesPerRecord,
+                         problem == None ? placement.records : none, values.data(), sums.data(),
+                         problem == None ? int(count) : 0) &&
+        problem == None)
+      problem = Unreadable;
     MPI_File_close(&fh);
     if (problem == None) {
-      const std::vector<std::uint64_t> actual = patchChecksums(values, valuesPerPatch);
-      for (int p = 0; p < count && damagedPatch < 0; ++p)
-        if (actual[std::size_t(p)] != sums[std::size_t(p)]) {
+      const std::vector<std::uint64_t> actual = recordChecksums(values, valuesPerRecord);
+      for (std::size_t i = 0; i < count && damaged < 0; ++i)
+        if (actual[i] != sums[i]) {
           problem = Damaged;
-          damagedPatch = firstPatch + p;
+          damaged = placement.records[i];
         }
     }
   }
   MPI_Allreduce(MPI_IN_PLACE, &problem, 1, MPI_INT, MPI_MAX, comm);
-  if (problem == None)
-    return values;
-  if (damagedPatch < 0)
-    damagedPatch = globalPatches;
-  MPI_Allreduce(MPI_IN_PLACE, &damagedPatch, 1, MPI_LONG_LONG, MPI_MIN, comm);
+  if (problem == None) {
+    if (placement.callerIndex.empty())
+      return values;
+    std::vector<double> inCallerOrder(values.size());
+    for (std::size_t i = 0; i < count; ++i)
+      std::copy_n(values.begin() + std::ptrdiff_t(i * perRecord), perRecord,
+                  inCallerOrder.begin() + std::ptrdiff_t(placement.callerIndex[i] * perRecord));
+    return inCallerOrder;
+  }
+  if (damaged < 0)
+    damaged = globalRecords;
+  MPI_Allreduce(MPI_IN_PLACE, &damaged, 1, MPI_LONG_LONG, MPI_MIN, comm);
   switch (problem) {
   case Unreadable:
-    throw CheckpointError(file.string() + ": cannot be opened");
+    throw CheckpointError(file.string() + ": cannot be opened or read");
   case Shape:
     throw CheckpointError(file.string() + ": damaged: it does not hold " +
-                          std::to_string(globalPatches) + " patches of " +
-                          std::to_string(valuesPerPatch) + " values as checkpoint.toml says");
+                          std::to_string(globalRecords) + " " + recordName + "s of " +
+                          std::to_string(valuesPerRecord) + " values as checkpoint.toml says");
   default:
-    throw CheckpointError(file.string() + ": damaged: patch " + std::to_string(damagedPatch) +
-                          " does not match its checksum");
+    throw CheckpointError(file.string() + ": damaged: " + recordName + " " +
+                          std::to_string(damaged) + " does not match its checksum");
   }
 }
 

@@ -75,6 +75,13 @@ void RunLog::step(const StepReport& r) {
                 r.time, r.dt, r.cells, rate, duration(eta).c_str());
 }
 
+void RunLog::iteration(const IterationReport& r) {
+  steppingSeconds_ += r.seconds;
+  line("{\"event\":\"iteration\",\"iteration\":" + std::to_string(r.iteration) + ",\"residual\":" +
+       number(r.residual) + ",\"relative_residual\":" + number(r.relativeResidual) +
+       ",\"cfl\":" + number(r.cfl) + ",\"seconds\":" + number(r.seconds) + "}");
+}
+
 void RunLog::output(long long step, double time, const std::filesystem::path& file) {
   line("{\"event\":\"output\",\"step\":" + std::to_string(step) + ",\"time\":" + number(time) +
        ",\"file\":" + quoted(file.string()) + "}");

@@ -21,6 +21,14 @@ struct StepReport {
   double stepSeconds = 0.0; // wall time of this step's halo fill and update
 };
 
+// One pseudo-time iteration of a steady (implicit) run, measured before its step.
+struct IterationReport {
+  long long iteration = 0;
+  double residual = 0.0, relativeResidual = 0.0; // the density residual's norm, and / the first
+  double cfl = 0.0;                              // of the step from this state
+  double seconds = 0.0;                          // wall time of the iteration
+};
+
 class RunLog {
 public:
   // `endTime` is the simulated time the run stops at, for the ETA; progressEvery = 0 prints none.
@@ -29,6 +37,8 @@ public:
          bool append = false);
 
   void step(const StepReport& r);
+  // An implicit run's iteration: a JSON line only (the run prints its own progress line).
+  void iteration(const IterationReport& r);
   void output(long long step, double time, const std::filesystem::path& file);
   void checkpoint(long long step, double time, const std::filesystem::path& folder);
   // The atomic strategy of one face scatter: forced by the case, or the tuner's pick with the

@@ -57,6 +57,13 @@ public:
 
   std::filesystem::path seriesPath() const;
 
+  // The output steps written so far (time, .pvtu relative to the directory), and a run that
+  // continues from a checkpoint taking over those its first part wrote (VtkSeriesWriter's).
+  const std::vector<std::pair<double, std::string>>& written() const { return written_; }
+  void resume(std::vector<std::pair<double, std::string>> written) {
+    written_ = std::move(written);
+  }
+
 private:
   std::filesystem::path directory_;
   std::string baseName_;

@@ -15,6 +15,8 @@
 #include <cmath>
 #include <cstddef>
 #include <mpi.h>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,6 +55,17 @@ public:
   template <class ConservedAt>
   void initialise(ConservedAt&& conservedAt) {
     solver_.initialise(std::forward<ConservedAt>(conservedAt));
+  }
+
+  // Collective: the owned cells' states ([owned cell][5], local order) of a checkpoint, the time
+  // and step count it had; then the halo exchange.
+  void restore(std::span<const double> owned, double time, long long step) {
+    if (owned.size() != std::size_t(kNumVars) * std::size_t(local_.numOwned))
+      throw std::invalid_argument(
+          "DistributedUnstructuredEuler::restore: " + std::to_string(owned.size()) +
+          " values for " + std::to_string(local_.numOwned) + " owned cells");
+    solver_.restore(owned, time, step);
+    exchangeHalos();
   }
 
   // Collective: the global stable step; an unphysical state on any rank throws

@@ -14,6 +14,7 @@
 // After each step the halo cells' states are exchanged: their updates already equal their
 // owners', so this only guards against drift.
 #include <mpi.h>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -104,14 +105,35 @@ public:
   template <class OnStep>
   PseudoTimeStep solve(OnStep&& onStep) {
     for (;;) {
-      const PseudoTimeStep s = implicit_.measure();
+      const PseudoTimeStep s = measure();
       onStep(s);
-      if (implicit_.converged(s) || s.iteration >= implicit_.settings().maxIterations)
+      if (finished(s))
         return s;
-      implicit_.step(s.cfl);
-      euler_.exchangeHalos();
+      step(s.cfl);
     }
   }
+
+  // The parts of solve(), for a caller that may stop in between (a checkpoint, a signal).
+  // Collective: the residual of the current state and the CFL number of the next step.
+  PseudoTimeStep measure() { return implicit_.measure(); }
+  // Converged, or at settings.maxIterations.
+  bool finished(const PseudoTimeStep& s) const {
+    return implicit_.converged(s) || s.iteration >= implicit_.settings().maxIterations;
+  }
+  // Collective: one backward-Euler step from the state measure() saw, then the halo exchange.
+  void step(double cfl) {
+    implicit_.step(cfl);
+    euler_.exchangeHalos();
+  }
+
+  // Collective: a checkpoint's owned states (ownedState's order), iteration count and first
+  // residual.
+  void restore(std::span<const double> owned, int iteration, double firstResidual) {
+    euler_.restore(owned, 0.0, 0);
+    implicit_.restore(iteration, firstResidual);
+  }
+  int iteration() const { return implicit_.iteration(); }
+  double firstResidual() const { return implicit_.firstResidual(); }
 
   void setJacobianStrategy(atomics::Strategy strategy) { implicit_.setJacobianStrategy(strategy); }
 

@@ -14,6 +14,8 @@
 #include <cmath>
 #include <cstdio>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -68,6 +70,21 @@ public:
         q[std::size_t(kNumVars * c + v)] = s[v];
     }
     q_.copyFromHost(q);
+  }
+
+  // A checkpoint's state ([cell][5] conserved) for the first cells (all of them on one rank; a
+  // distributed solver's owned cells, whose halo copies its next exchange brings), with the time
+  // and step count it had.
+  void restore(std::span<const double> firstCells, double time, long long step) {
+    if (firstCells.size() > q_.size() || firstCells.size() % kNumVars != 0)
+      throw std::invalid_argument(
+          "UnstructuredEuler::restore: " + std::to_string(firstCells.size()) + " values for " +
+          std::to_string(numCells()) + " cells");
+    std::vector<double> q = hostState();
+    std::copy(firstCells.begin(), firstCells.end(), q.begin());
+    q_.copyFromHost(q);
+    time_ = time;
+    step_ = step;
   }
 
   // Each face scatter has its own strategy: their K differ (5 and 1), and so does the fastest.

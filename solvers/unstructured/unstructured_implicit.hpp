@@ -137,6 +137,15 @@ public:
     }
   }
 
+  // Where the iteration stands beyond the state: its count and the first residual, which the CFL
+  // ramp divides by (a checkpoint keeps both; restore gives them back with the state restored).
+  int iteration() const { return iteration_; }
+  double firstResidual() const { return first_; }
+  void restore(int iteration, double firstResidual) {
+    iteration_ = iteration;
+    first_ = firstResidual;
+  }
+
   const ImplicitSettings& settings() const { return settings_; }
   // The strategy of the K = 25 scatter of the diagonal blocks (a tuned one, say), from the next
   // step on.

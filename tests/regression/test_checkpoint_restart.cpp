@@ -4,131 +4,27 @@
 // 1e-13; SIGTERM and run.wall_limit stop a run with a complete checkpoint, one message, their exit
 // codes and no temporary file; a damaged checkpoint or another case's is refused, naming the file
 // and what is wrong, and nothing is overwritten.
-#include <array>
-#include <chrono>
-#include <cmath>
-#include <csignal>
-#include <cstdint>
-#include <cstring>
-#include <fcntl.h>
-#include <filesystem>
-#include <fstream>
-#include <gtest/gtest.h>
-#include <spawn.h>
-#include <sstream>
 #include <string>
-#include <sys/wait.h>
-#include <thread>
-#include <vector>
 
-extern char** environ;
+#include "tests/support/restart_harness.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
+using namespace tessera::testing;
 
-std::string fileText(const fs::path& file) {
-  std::stringstream text;
-  text << std::ifstream(file, std::ios::binary).rdbuf();
-  return text.str();
-}
-
-// The values of a checkpoint's state.bin (after its 64-byte header: patches, values per patch).
-std::vector<double> stateValues(const fs::path& checkpoint) {
-  const std::string bytes = fileText(checkpoint / "state.bin");
-  std::uint64_t patches = 0, perPatch = 0;
-  std::memcpy(&patches, bytes.data() + 16, 8);
-  std::memcpy(&perPatch, bytes.data() + 24, 8);
-  std::vector<double> values(patches * perPatch);
-  std::memcpy(values.data(), bytes.data() + 64, values.size() * sizeof(double));
-  return values;
-}
-
-int countOf(const std::string& text, const std::string& what) {
-  int n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
-    ++n;
-  return n;
-}
-
-struct Result {
-  int exitCode;
-  std::string output;
-};
-
-class CheckpointRestart : public ::testing::Test {
+class CheckpointRestart : public RestartHarness {
 protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("tessera_restart_" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    std::ofstream(dir_ / "sedov.toml") << sedovCase();
-  }
-  void TearDown() override {
-    if (!HasFailure())
-      fs::remove_all(dir_);
-  }
+  CheckpointRestart() : RestartHarness("sedov.toml") {}
 
   // A small adaptive Sedov blast at second order: three levels, a regrid every 4 steps, output
   // every 0.01.
-  static std::string sedovCase() {
+  std::string caseText() const override {
     return "[mesh]\ndimension = 2\ncells_per_patch = 8\npatches = [4, 4]\n"
            "[amr]\nmax_level = 2\nregrid_interval = 4\ncriterion = \"loehner\"\n"
            "variable = \"pressure\"\nrefine = 0.9\ncoarsen = 0.6\n"
            "[initial]\ntype = \"sedov\"\n[time]\nend_time = 0.04\n"
            "[output]\ninterval = 0.01\nprogress_every = 0\n";
   }
-
-  // tessera run on the case with extra arguments, its output in folder `out` of the test's folder.
-  Result run(const std::string& out, const std::string& args, const std::string& launcher = "") {
-    const fs::path log = dir_ / (out + ".txt");
-    const std::string command =
-        "cd '" + dir_.string() + "' && " + launcher + " '" +
-        TESSERA_EXECUTABLE "' run sedov.toml --set output.directory=" + out + " " + args + " > '" +
-        log.string() + "' 2>&1";
-    const int status = std::system(command.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, fileText(log)};
-  }
-
-  fs::path checkpointOf(const std::string& out, long long step) const {
-    char name[32];
-    std::snprintf(name, sizeof name, "checkpoint_%08lld", step);
-    return dir_ / out / "checkpoints" / name;
-  }
-  // The newest checkpoint of a run.
-  fs::path lastCheckpoint(const std::string& out) const {
-    fs::path last;
-    for (const auto& entry : fs::directory_iterator(dir_ / out / "checkpoints"))
-      if (entry.path().extension() != ".tmp" && entry.path() > last)
-        last = entry.path();
-    return last;
-  }
-
-  // Every file of the uninterrupted run's output (but the log and the checkpoints) has the same
-  // bytes in the other run's.
-  void expectSameOutput(const std::string& a, const std::string& b) const {
-    int compared = 0;
-    for (const auto& entry : fs::recursive_directory_iterator(dir_ / a)) {
-      const fs::path relative = fs::relative(entry.path(), dir_ / a);
-      if (!entry.is_regular_file() || relative.begin()->string() == "checkpoints" ||
-          relative == "log.jsonl" || relative == "config.toml")
-        continue;
-      ASSERT_TRUE(fs::exists(dir_ / b / relative)) << relative;
-      EXPECT_EQ(fileText(entry.path()), fileText(dir_ / b / relative)) << relative;
-      ++compared;
-    }
-    EXPECT_GE(compared, TESSERA_HAS_VTK ? 6 : 0) << "the output files compared";
-  }
-
-  // No temporary file or folder anywhere in a run's output.
-  void expectNoTemporaries(const std::string& out) const {
-    for (const auto& entry : fs::recursive_directory_iterator(dir_ / out))
-      EXPECT_NE(entry.path().extension(), ".tmp") << entry.path();
-  }
-
-  fs::path dir_;
 };
 
 // The uninterrupted run, then one restarted from a checkpoint written after step 48, a regrid
@@ -153,25 +49,20 @@ TEST_F(CheckpointRestart, ContinuesBitwiseFromACheckpointAfterARegrid) {
   ASSERT_TRUE(fs::exists(partEnd)) << "the continued run ends at the same step";
   EXPECT_EQ(fileText(end / "state.bin"), fileText(partEnd / "state.bin"));
   EXPECT_EQ(fileText(end / "forest.p4est"), fileText(partEnd / "forest.p4est"));
-  expectSameOutput("whole", "part");
+  expectSameOutput("whole", "part", 6);
 }
 
 // A checkpoint of one rank continued on two, and one of two continued on one: the end states
 // agree to 1e-13 relative (and the meshes exactly).
 TEST_F(CheckpointRestart, ContinuesOnAnotherRankCount) {
-  const std::string mpi =
-      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 '" +
-      std::string(TESSERA_MPIEXEC) + "' --oversubscribe -n 2";
+  const std::string mpi = twoRanks();
   ASSERT_EQ(run("one", "--set checkpoint.every_steps=40 --set checkpoint.keep=100").exitCode, 0);
   ASSERT_EQ(run("two", "--set checkpoint.every_steps=40 --set checkpoint.keep=100", mpi).exitCode,
             0);
   const fs::path end = lastCheckpoint("one");
   for (const auto& [from, to, launcher] : std::array<std::array<std::string, 3>, 2>{
            {{"one", "oneThenTwo", mpi}, {"two", "twoThenOne", ""}}}) {
-    fs::create_directories(dir_ / to / "checkpoints");
-    fs::copy(checkpointOf(from, 40), dir_ / to / "checkpoints" / checkpointOf(from, 40).filename(),
-             fs::copy_options::recursive);
-    const Result r = run(to, "--restart " + to + "/checkpoints/checkpoint_00000040", launcher);
+    const Result r = run(to, "--restart " + copyCheckpoint(from, 40, to), launcher);
     ASSERT_EQ(r.exitCode, 0) << r.output;
     const std::vector<double> expected = stateValues(end);
     const std::vector<double> actual = stateValues(dir_ / to / "checkpoints" / end.filename());
@@ -189,35 +80,15 @@ TEST_F(CheckpointRestart, ContinuesOnAnotherRankCount) {
 // ends where the uninterrupted run ends.
 TEST_F(CheckpointRestart, SigtermStopsWithACheckpointToContinueFrom) {
   ASSERT_EQ(run("whole", "").exitCode, 0);
-  const std::string program = TESSERA_EXECUTABLE;
-  const std::string caseFile = (dir_ / "sedov.toml").string();
-  const std::string out = "output.directory=" + (dir_ / "signalled").string();
-  const std::string log = (dir_ / "signalled.txt").string();
-  std::vector<std::string> args = {program, "run", caseFile, "--set", out};
-  std::vector<char*> argv;
-  for (auto& a : args)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  pid_t pid = 0;
-  ASSERT_EQ(posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&actions);
   // Signalled once the run is well under way: 30 steps in its log.
-  const fs::path runLog = dir_ / "signalled" / "log.jsonl";
-  for (int waited = 0; waited < 6000; ++waited) {
-    if (fs::exists(runLog) && countOf(fileText(runLog), "\"event\":\"step\"") >= 30)
-      break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  const pid_t pid = startAndWait("signalled", {}, 30);
+  ASSERT_GT(pid, 0);
   ASSERT_EQ(kill(pid, SIGTERM), 0);
   int status = 0;
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
   ASSERT_TRUE(WIFEXITED(status)) << "ended by the signal instead of stopping";
   EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM);
-  const std::string said = fileText(log);
+  const std::string said = fileText(dir_ / "signalled.txt");
   EXPECT_EQ(countOf(said, "stopped by SIGTERM"), 1) << said;
   expectNoTemporaries("signalled");
   const fs::path from = lastCheckpoint("signalled");
@@ -228,7 +99,7 @@ TEST_F(CheckpointRestart, SigtermStopsWithACheckpointToContinueFrom) {
   const fs::path end = lastCheckpoint("whole");
   EXPECT_EQ(fileText(end / "state.bin"),
             fileText(dir_ / "signalled" / "checkpoints" / end.filename() / "state.bin"));
-  expectSameOutput("whole", "signalled");
+  expectSameOutput("whole", "signalled", 6);
 }
 
 // run.wall_limit: the run stops before it with a checkpoint and exit code 15.
@@ -295,23 +166,15 @@ TEST_F(CheckpointRestart, ContinuesAcrossBackEnds) {
   const fs::path end = lastCheckpoint("host");
   for (const auto& [from, to, backend] : std::array<std::array<std::string, 3>, 2>{
            {{"device", "deviceThenHost", "host"}, {"host", "hostThenDevice", "device"}}}) {
-    fs::create_directories(dir_ / to / "checkpoints");
-    fs::copy(checkpointOf(from, 40), dir_ / to / "checkpoints" / checkpointOf(from, 40).filename(),
-             fs::copy_options::recursive);
-    const Result r = run(to, "--set run.backend=" + backend + " --restart " + to +
-                                 "/checkpoints/checkpoint_00000040");
+    const Result r =
+        run(to, "--set run.backend=" + backend + " --restart " + copyCheckpoint(from, 40, to));
     ASSERT_EQ(r.exitCode, 0) << r.output;
     const std::vector<double> actual = stateValues(dir_ / to / "checkpoints" / end.filename());
     for (const char* uninterrupted : {"device", "host"}) {
       const std::vector<double> expected =
           stateValues(dir_ / uninterrupted / "checkpoints" / end.filename());
       ASSERT_EQ(actual.size(), expected.size()) << to << " against " << uninterrupted;
-      double scale = 0.0, worst = 0.0;
-      for (std::size_t i = 0; i < expected.size(); ++i) {
-        scale = std::max(scale, std::fabs(expected[i]));
-        worst = std::max(worst, std::fabs(actual[i] - expected[i]));
-      }
-      EXPECT_LE(worst, 1e-12 * scale) << to << " against " << uninterrupted;
+      EXPECT_LE(relativeDifference(expected, actual), 1e-12) << to << " against " << uninterrupted;
     }
   }
 }

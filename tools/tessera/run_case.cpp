@@ -5,6 +5,7 @@
 #include <mpi.h>
 #include <optional>
 
+#include "drivers/amr_checkpoint.hpp"
 #include "drivers/amr_solver.hpp"
 #include "drivers/step_toward.hpp"
 #include "engine/timer.hpp"
@@ -14,7 +15,7 @@
 #include "solvers/unphysical_state.hpp"
 #include "tools/tessera/case_reader.hpp"
 #include "tools/tessera/memory_estimate.hpp"
-#include "tools/tessera/patch_checkpoints.hpp"
+#include "tools/tessera/run_checkpoints.hpp"
 #include "tools/tessera/run_settings.hpp"
 #include "tools/tessera/run_unstructured_case.hpp"
 #if TESSERA_HAS_VTK
@@ -101,16 +102,23 @@ int simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme&
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   const bool lead = rank == 0;
 
-  PatchCaseFacts facts{Dim, PDE::kName, PDE::kNumVars, level0.layout().cellsPerAxis, {}};
+  std::string patches = "[";
   for (int a = 0; a < Dim; ++a)
-    facts.level0Patches.push_back(level0.patchesPerAxis()[a]);
+    patches += (a ? ", " : "") + std::to_string(level0.patchesPerAxis()[a]);
+  const CaseFacts facts{{"mesh.type", "patches"},
+                        {"mesh.dimension", std::to_string(Dim)},
+                        {"physics.system", std::string(PDE::kName)},
+                        {"physics.variables", std::to_string(PDE::kNumVars)},
+                        {"mesh.cells_per_patch", std::to_string(level0.layout().cellsPerAxis)},
+                        {"mesh.patches", patches + "]"}};
   std::optional<io::CheckpointInfo> resumed;
   if (request.restart)
-    resumed = openCheckpoint(MPI_COMM_WORLD, *request.restart, facts);
+    resumed =
+        openCheckpoint(MPI_COMM_WORLD, *request.restart, facts, {kForestFile, io::kStateFile});
 
   // Before anything is allocated: does the run fit?
   PatchRunSize size;
-  size.patches = resumed ? double(resumed->globalPatches) : 1.0;
+  size.patches = resumed ? double(resumed->records) : 1.0;
   for (int a = 0; a < Dim && !resumed; ++a)
     size.patches *= double(level0.patchesPerAxis()[a]) * double(1 << settings.minLevel);
   size.storedCells = double(level0.layout().cellsWithHalo());
@@ -135,9 +143,9 @@ int simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme&
   PatchSolver<PDE>& solver = amr->solver();
 
   std::optional<io::RunLog> log = openLeadRunLog(cfg, request, run, resumed.has_value());
-  PatchCheckpoints checkpoints(checkpointSettings, run, facts, cfg.effectiveToml(),
-                               space == MemorySpace::Device ? "device" : "host", solver.time(),
-                               request.started);
+  RunCheckpoints checkpoints(checkpointSettings, run, facts, cfg.effectiveToml(),
+                             space == MemorySpace::Device ? "device" : "host", solver.time(),
+                             request.started);
 
 #if TESSERA_HAS_VTK
   io::VtkSeriesWriter writer(run.directory, run.name, rank, ranks);
@@ -190,6 +198,16 @@ int simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme&
   if (!resumed)
     writeOutput();
   OutputSchedule schedule(run, resumed ? resumed->outputsDone : 0);
+  // Collective: a checkpoint of the run as it stands.
+  const auto writeCheckpoint = [&](const std::vector<std::pair<double, std::string>>& written) {
+    const RunPoint at{solver.time(), solver.step(),        schedule.outputsDone(),
+                      written,       amr->globalPatches(), {}};
+    const auto folder = checkpoints.write(
+        MPI_COMM_WORLD, at, [&](const auto& into) { return writeAmrCheckpointData(*amr, into); });
+    if (log)
+      log->checkpoint(solver.step(), solver.time(), folder);
+    return folder;
+  };
   AfterStep verdict;
   try {
     while (schedule.running(solver.time(), solver.step())) {
@@ -207,9 +225,7 @@ int simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme&
         break;
       if (checkpoints.dueByRun(solver.time(), solver.step()) || verdict.wallCheckpoint) {
         amr->stableDt(); // collective: throws where the state is unphysical, before it is saved
-        const auto folder = checkpoints.write(*amr, schedule.outputsDone(), series());
-        if (log)
-          log->checkpoint(solver.step(), solver.time(), folder);
+        writeCheckpoint(series());
       }
     }
   } catch (const UnphysicalStateError&) {
@@ -227,9 +243,7 @@ int simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme&
     writeUnphysicalState();
     throw;
   }
-  const auto folder = checkpoints.write(*amr, schedule.outputsDone(), series());
-  if (log)
-    log->checkpoint(solver.step(), solver.time(), folder);
+  const auto folder = writeCheckpoint(series());
   long long fallbacks = solver.firstOrderFallbacks();
   MPI_Allreduce(MPI_IN_PLACE, &fallbacks, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   if (log)
@@ -237,14 +251,8 @@ int simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme&
         solver.step(), solver.time(),
         {solver.times().halo, solver.times().update, solver.times().reflux, amr->regridSeconds()},
         fallbacks);
-  if (stoppedEarly) {
-    if (lead)
-      std::printf("tessera: stopped by %s at step %lld, t = %.17g; checkpoint %s: continue with "
-                  "--restart %s\n",
-                  verdict.signal != 0 ? signalName(verdict.signal) : "run.wall_limit",
-                  solver.step(), solver.time(), folder.string().c_str(), folder.string().c_str());
-    return verdict.signal != 0 ? 128 + verdict.signal : kExitWallLimit;
-  }
+  if (stoppedEarly)
+    return reportEarlyStop(verdict, solver.step(), solver.time(), folder);
   if (lead && schedule.beforeEnd(solver.time()))
     std::printf("stopped at time.max_steps = %lld before time.end_time\n", run.maxSteps);
   return 0;
@@ -349,13 +357,8 @@ int runCase(const RunRequest& request) {
   Config cfg = Config::fromFile(request.caseFile);
   for (const std::string& assignment : request.overrides)
     cfg.applyOverride(assignment);
-  if (cfg.getChoice("mesh.type", "patches", {"patches", "unstructured"}) == "unstructured") {
-    if (request.restart)
-      cfg.fail(ConfigErrorKind::Unavailable, "mesh.type",
-               "--restart continues patch runs only; unstructured runs write no checkpoints yet");
-    runUnstructuredCase(cfg, request);
-    return 0;
-  }
+  if (cfg.getChoice("mesh.type", "patches", {"patches", "unstructured"}) == "unstructured")
+    return runUnstructuredCase(cfg, request);
   const int dim = cfg.getInt("mesh.dimension", 2, io::Range::closed(2, 3));
   const std::string system = cfg.getChoice(
       "physics.system", Euler<2>::kName,

@@ -2,12 +2,14 @@
 
 #include <cstdio>
 #include <mpi.h>
+#include <numeric>
 #include <optional>
 #include <span>
 #include <string>
 #include <utility>
 
 #include "drivers/step_toward.hpp"
+#include "drivers/unstructured_checkpoint.hpp"
 #include "engine/atomics/tuner.hpp"
 #include "engine/linalg/precision.hpp"
 #include "engine/memory.hpp"
@@ -16,6 +18,7 @@
 #include "solvers/unstructured/distributed_unstructured_euler.hpp"
 #include "solvers/unstructured/distributed_unstructured_implicit.hpp"
 #include "solvers/unstructured/unstructured_euler.hpp"
+#include "tools/tessera/run_checkpoints.hpp"
 #include "tools/tessera/run_settings.hpp"
 #include "tools/tessera/unstructured_case_reader.hpp"
 #if TESSERA_HAS_VTK
@@ -60,17 +63,72 @@ int globalCells(const DistributedUnstructuredEuler& solver) {
   return solver.numGlobalCells();
 }
 
+// The cells whose states a rank keeps in a checkpoint, by their index in the case's mesh: all of
+// them on one rank, the owned ones of a distributed solver.
+std::vector<int> checkpointCells(const UnstructuredEuler& solver) {
+  std::vector<int> cells(std::size_t(solver.numCells()));
+  std::iota(cells.begin(), cells.end(), 0);
+  return cells;
+}
+std::vector<int> checkpointCells(const DistributedUnstructuredEuler& solver) {
+  const unstructured::LocalMesh& local = solver.localMesh();
+  return {local.globalCell.begin(), local.globalCell.begin() + local.numOwned};
+}
+std::vector<double> checkpointState(const UnstructuredEuler& solver) {
+  return solver.hostState();
+}
+std::vector<double> checkpointState(const DistributedUnstructuredEuler& solver) {
+  return solver.ownedState();
+}
+
 // The face scatters' strategies a case forces (nullopt: tune).
 struct Strategies {
   std::optional<atomics::Strategy> residual, waveSpeed;
+};
+
+// A checkpoint's solver values naming the face scatters' strategies: a continued run adds its
+// face contributions in the order the first part did.
+std::string strategyKey(EulerScatter scatter) {
+  return std::string(eulerScatterName(scatter)) + "_strategy";
+}
+std::vector<std::pair<std::string, std::string>> strategyValues(const UnstructuredEuler& solver) {
+  std::vector<std::pair<std::string, std::string>> values;
+  for (EulerScatter scatter : {EulerScatter::Residual, EulerScatter::WaveSpeed})
+    values.emplace_back(strategyKey(scatter),
+                        std::string(atomics::strategyName(solver.strategy(scatter))));
+  return values;
+}
+// The strategies of a restart: those the case sets, else those of the checkpoint's run.
+Strategies restartStrategies(Strategies forced, const io::CheckpointInfo& info,
+                             const std::filesystem::path& file) {
+  for (auto [scatter, strategy] : {std::pair{EulerScatter::Residual, &forced.residual},
+                                   std::pair{EulerScatter::WaveSpeed, &forced.waveSpeed}}) {
+    if (*strategy)
+      continue;
+    const std::string& name = info.solverValue(file, strategyKey(scatter));
+    *strategy = atomics::parseStrategy(name);
+    if (!*strategy)
+      throw io::CheckpointError(file.string() + ": damaged: solver." + strategyKey(scatter) +
+                                " = \"" + name + "\" is no strategy");
+  }
+  return forced;
+}
+
+// Where a checkpoint of the run goes, when, and the one it continues from.
+struct UnstructuredCheckpoints {
+  CheckpointSettings settings;
+  CaseFacts facts;
+  std::optional<io::CheckpointInfo> resumed;
+  std::string backend;
 };
 
 // Collective: rank 0 creates the output folder and returns the run's log, with the face
 // scatters' strategies recorded; the other ranks get none.
 std::optional<io::RunLog>
 openRunLog(const Config& cfg, const RunRequest& request, const RunSettings& run,
-           const std::vector<std::pair<EulerScatter, atomics::TunerChoice>>& strategies) {
-  std::optional<io::RunLog> log = openLeadRunLog(cfg, request, run);
+           const std::vector<std::pair<EulerScatter, atomics::TunerChoice>>& strategies,
+           bool continuing) {
+  std::optional<io::RunLog> log = openLeadRunLog(cfg, request, run, continuing);
   if (log)
     for (const auto& [scatter, choice] : strategies)
       log->atomicStrategy(eulerScatterName(scatter), choice);
@@ -99,39 +157,74 @@ chooseStrategies(UnstructuredEuler& solver, const Strategies& forced, bool print
 
 // Explicit time stepping to the end time on one rank (UnstructuredEuler) or several
 // (DistributedUnstructuredEuler: every rank takes the same steps and writes its owned cells; rank
-// 0 prints, logs and writes the .pvtu and .pvd).
+// 0 prints, logs and writes the .pvtu and .pvd), or from a checkpoint on; with checkpoints, stop
+// signals and run.wall_limit as a patch run has them. Returns the exit code.
 template <class Solver>
-void runExplicit(Solver& solver, double cfl, int faces, const Config& cfg,
-                 const RunRequest& request, const RunSettings& run, const ConservedAt& initial,
-                 const Strategies& forced) {
+int runExplicit(Solver& solver, double cfl, int faces, const Config& cfg, const RunRequest& request,
+                const RunSettings& run, const ConservedAt& initial, Strategies forced,
+                const UnstructuredCheckpoints& kept) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   const bool lead = rank == 0;
+  const long long cells = globalCells(solver);
   solver.initialise(initial);
+  const std::optional<io::CheckpointInfo>& resumed = kept.resumed;
+  if (resumed) {
+    const std::vector<double> state =
+        readCellStates(MPI_COMM_WORLD, *request.restart, cells, checkpointCells(solver));
+    solver.restore(state, resumed->time, resumed->step);
+    forced = restartStrategies(forced, *resumed, *request.restart / "checkpoint.toml");
+  }
   // The tuner times each face scatter on this mesh and state with every strategy, unless the case
-  // forces one.
+  // (or the checkpoint it continues) sets one.
   const auto strategies = chooseStrategies(localSolver(solver), forced, lead);
 
-  std::optional<io::RunLog> log = openRunLog(cfg, request, run, strategies);
+  std::optional<io::RunLog> log = openRunLog(cfg, request, run, strategies, resumed.has_value());
+  RunCheckpoints checkpoints(kept.settings, run, kept.facts, cfg.effectiveToml(), kept.backend,
+                             solver.time(), request.started);
 #if TESSERA_HAS_VTK
   io::UnstructuredSeriesWriter writer(run.directory, run.name, rank, ranks);
+  if (resumed)
+    writer.resume(resumed->series);
   const auto writeOutput = [&] {
     writeOutputStep(run, log, solver.step(), solver.time(),
                     [&] { return writeCells(writer, solver.step(), solver.time(), solver); });
   };
+  const auto series = [&] { return writer.written(); };
 #else
   noteNoVtkOutput(run);
   const auto writeOutput = [] {};
+  const auto series = [] { return std::vector<std::pair<double, std::string>>{}; };
 #endif
 
-  if (lead)
-    std::printf("tessera: %s, unstructured, %d cells, %d faces, %d rank%s, CFL %.3g, to t = %g\n",
-                request.caseFile.string().c_str(), globalCells(solver), faces, ranks,
-                ranks == 1 ? "" : "s", cfl, run.endTime);
-  writeOutput();
-  OutputSchedule schedule(run);
+  if (lead) {
+    std::printf("tessera: %s, unstructured, %lld cells, %d faces, %d rank%s, CFL %.3g, to t = %g\n",
+                request.caseFile.string().c_str(), cells, faces, ranks, ranks == 1 ? "" : "s", cfl,
+                run.endTime);
+    if (resumed)
+      std::printf("tessera: continuing from %s at step %lld, t = %.17g\n",
+                  request.restart->string().c_str(), resumed->step, resumed->time);
+  }
+  if (!resumed)
+    writeOutput();
+  OutputSchedule schedule(run, resumed ? resumed->outputsDone : 0);
+  // Collective: a checkpoint of the run as it stands, only of a physical state (stableDt throws
+  // on any other).
+  const auto writeCheckpoint = [&] {
+    solver.stableDt();
+    const RunPoint at{solver.time(), solver.step(), schedule.outputsDone(),
+                      series(),      cells,         strategyValues(localSolver(solver))};
+    const auto folder = checkpoints.write(MPI_COMM_WORLD, at, [&](const auto& into) {
+      return writeCellStates(MPI_COMM_WORLD, into, cells, checkpointCells(solver),
+                             checkpointState(solver));
+    });
+    if (log)
+      log->checkpoint(solver.step(), solver.time(), folder);
+    return folder;
+  };
   double steppingSeconds = 0.0;
+  AfterStep verdict;
   while (schedule.running(solver.time(), solver.step())) {
     Stopwatch watch;
     const double dt = stepToward(solver, schedule.next(), schedule.slack());
@@ -140,77 +233,152 @@ void runExplicit(Solver& solver, double cfl, int faces, const Config& cfg,
     steppingSeconds += seconds;
     const bool reachesOutput = schedule.reached(solver.time());
     if (log)
-      log->step({solver.step(), solver.time(), dt, 0, globalCells(solver), 1, seconds});
+      log->step({solver.step(), solver.time(), dt, 0, cells, 1, seconds});
     if (reachesOutput)
       writeOutput();
+    verdict = checkpoints.afterStep(MPI_COMM_WORLD, seconds);
+    if (verdict.signal != 0 || verdict.wallLimit)
+      break;
+    if (checkpoints.dueByRun(solver.time(), solver.step()) || verdict.wallCheckpoint)
+      writeCheckpoint();
   }
-  writeOutput();
+  const bool stoppedEarly = verdict.signal != 0 || verdict.wallLimit;
+  if (!stoppedEarly)
+    writeOutput();
+  const auto folder = writeCheckpoint();
   if (log)
     log->finish(solver.step(), solver.time(), {0.0, steppingSeconds, 0.0, 0.0});
+  if (stoppedEarly)
+    return reportEarlyStop(verdict, solver.step(), solver.time(), folder);
   if (lead && schedule.beforeEnd(solver.time()))
     std::printf("stopped at time.max_steps = %lld before time.end_time\n", run.maxSteps);
+  return 0;
 }
 
 // Backward-Euler pseudo-time steps to the steady state, on one rank or several
 // (DistributedUnstructuredImplicit: every rank sweeps its owned rows and writes its owned cells;
-// rank 0 prints a line per step, logs and writes the .pvtu and .pvd).
+// rank 0 prints a line per step, logs and writes the .pvtu and .pvd), or from a checkpoint on;
+// checkpoints by iteration count and wall time, stop signals and run.wall_limit as an explicit run
+// has them. Returns the exit code.
 template <class Precision>
-void runImplicit(const Config& cfg, const RunRequest& request, const RunSettings& run,
-                 const ImplicitCase& implicit, const Euler<3>& pde, const unstructured::Mesh& mesh,
-                 const UnstructuredBoundary& boundary, const ConservedAt& initial,
-                 MemorySpace space, const Strategies& forced) {
+int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings& run,
+                const ImplicitCase& implicit, const Euler<3>& pde, const unstructured::Mesh& mesh,
+                const UnstructuredBoundary& boundary, const ConservedAt& initial, MemorySpace space,
+                Strategies forced, const UnstructuredCheckpoints& kept) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   const bool lead = rank == 0;
+  const long long cells = mesh.numCells();
   DistributedUnstructuredImplicit<Precision> solver(MPI_COMM_WORLD, pde, mesh, boundary,
                                                     implicit.settings, space);
   solver.initialise(initial);
+  const std::optional<io::CheckpointInfo>& resumed = kept.resumed;
+  if (resumed) {
+    const std::filesystem::path file = *request.restart / "checkpoint.toml";
+    const std::optional<double> first =
+        io::fromExactText(resumed->solverValue(file, "first_residual"));
+    if (!first)
+      throw io::CheckpointError(file.string() + ": damaged: solver.first_residual is no number");
+    solver.restore(
+        readCellStates(MPI_COMM_WORLD, *request.restart, cells, checkpointCells(solver.euler())),
+        int(resumed->step), *first);
+    forced = restartStrategies(forced, *resumed, file);
+  }
   UnstructuredEuler& local = solver.euler().solver();
   const auto strategies = chooseStrategies(local, forced, lead);
   // The diagonal blocks' scatter (25 values per face) takes the residual's strategy (5 values,
   // the same faces in the same order) rather than a tuning of its own.
   solver.setJacobianStrategy(local.strategy(EulerScatter::Residual));
 
-  std::optional<io::RunLog> log = openRunLog(cfg, request, run, strategies);
+  std::optional<io::RunLog> log = openRunLog(cfg, request, run, strategies, resumed.has_value());
+  RunCheckpoints checkpoints(kept.settings, run, kept.facts, cfg.effectiveToml(), kept.backend, 0.0,
+                             request.started);
 #if TESSERA_HAS_VTK
   io::UnstructuredSeriesWriter writer(run.directory, run.name, rank, ranks);
+  if (resumed)
+    writer.resume(resumed->series);
   // A steady run numbers its outputs by iteration, which also stands in for their time.
   const auto writeOutputAt = [&](long long iteration) {
     writeOutputStep(run, log, iteration, double(iteration), [&] {
       return writeCells(writer, iteration, double(iteration), solver.euler());
     });
   };
+  const auto series = [&] { return writer.written(); };
 #else
   noteNoVtkOutput(run);
   const auto writeOutputAt = [](long long) {};
+  const auto series = [] { return std::vector<std::pair<double, std::string>>{}; };
 #endif
   const ImplicitSettings& settings = implicit.settings;
-  if (lead)
+  if (lead) {
     std::printf("tessera: %s, unstructured, %d cells, %d faces, %d rank%s, implicit (%s, %d "
                 "sweeps, %d colors), residual drop %.3g\n",
                 request.caseFile.string().c_str(), mesh.numCells(), mesh.numFaces(), ranks,
                 ranks == 1 ? "" : "s", Precision::kName.data(), settings.sweeps, solver.numColors(),
                 settings.residualDrop);
-  writeOutputAt(0);
+    if (resumed)
+      std::printf("tessera: continuing from %s at iteration %lld\n",
+                  request.restart->string().c_str(), resumed->step);
+  }
+  if (!resumed)
+    writeOutputAt(0);
+  // Collective: a checkpoint of the iteration as it stands, only of a physical state (stableDt
+  // throws on any other).
+  const auto writeCheckpoint = [&] {
+    solver.euler().stableDt();
+    std::vector<std::pair<std::string, std::string>> values = strategyValues(local);
+    values.emplace_back("first_residual", io::exactText(solver.firstResidual()));
+    const RunPoint at{0.0, solver.iteration(), 0, series(), cells, std::move(values)};
+    const auto folder = checkpoints.write(MPI_COMM_WORLD, at, [&](const auto& into) {
+      return writeCellStates(MPI_COMM_WORLD, into, cells, checkpointCells(solver.euler()),
+                             solver.ownedState());
+    });
+    if (log)
+      log->checkpoint(solver.iteration(), 0.0, folder);
+    return folder;
+  };
   Stopwatch watch;
-  const PseudoTimeStep last = solver.solve([&](const PseudoTimeStep& s) {
+  PseudoTimeStep last;
+  AfterStep verdict;
+  for (;;) {
+    Stopwatch stepWatch;
+    last = solver.measure();
     if (lead && !request.quiet)
       std::printf("iteration %5d  density residual %.3e (relative %.3e)  CFL %.3g  %.2f s\n",
-                  s.iteration, s.residual, s.relativeResidual, s.cfl, watch.seconds());
-  });
-  if (lead)
-    std::printf("tessera: %d iterations, density residual dropped to %.3e of the first in %.2f s\n",
-                last.iteration, last.relativeResidual, watch.seconds());
-  writeOutputAt(last.iteration);
+                  last.iteration, last.residual, last.relativeResidual, last.cfl, watch.seconds());
+    if (solver.finished(last))
+      break;
+    solver.step(last.cfl);
+    const double seconds = stepWatch.seconds();
+    if (log)
+      log->iteration({last.iteration, last.residual, last.relativeResidual, last.cfl, seconds});
+    verdict = checkpoints.afterStep(MPI_COMM_WORLD, seconds);
+    if (verdict.signal != 0 || verdict.wallLimit)
+      break;
+    if (checkpoints.dueByRun(0.0, solver.iteration()) || verdict.wallCheckpoint)
+      writeCheckpoint();
+  }
+  const bool stoppedEarly = verdict.signal != 0 || verdict.wallLimit;
+  if (!stoppedEarly) {
+    if (lead)
+      std::printf(
+          "tessera: %d iterations, density residual dropped to %.3e of the first in %.2f s\n",
+          last.iteration, last.relativeResidual, watch.seconds());
+    writeOutputAt(last.iteration);
+  }
+  const auto folder = writeCheckpoint();
+  if (stoppedEarly)
+    return reportEarlyStop(verdict, solver.iteration(), 0.0, folder);
   if (lead && last.iteration >= settings.maxIterations)
     std::printf("stopped at implicit.max_iterations = %d before implicit.residual_drop\n",
                 settings.maxIterations);
+  return 0;
 }
 
 } // namespace
 
-void runUnstructuredCase(Config& cfg, const RunRequest& request) {
+int runUnstructuredCase(Config& cfg, const RunRequest& request) {
   cfg.getChoice("physics.system", "euler", {"euler"});
   Euler<3> pde;
   pde.gamma = cfg.getDouble("physics.gamma", 1.4, io::Range{1.0, 10.0, true, false});
@@ -227,28 +395,39 @@ void runUnstructuredCase(Config& cfg, const RunRequest& request) {
   const std::optional<atomics::Strategy> forcedWaveSpeed =
       readAtomicStrategy(cfg, EulerScatter::WaveSpeed);
   const RunSettings run = readRunSettings(cfg, request, !implicit);
+  if (implicit && cfg.has("checkpoint.interval"))
+    cfg.fail(ConfigErrorKind::Inconsistent, "checkpoint.interval",
+             "is simulated time, which a steady (implicit) run does not have: use "
+             "checkpoint.every_steps, which counts its iterations");
+  UnstructuredCheckpoints kept;
+  kept.settings = readCheckpointSettings(cfg, run);
   const MemorySpace space = readBackend(cfg);
+  kept.backend = space == MemorySpace::Device ? "device" : "host";
   cfg.rejectUnreadKeys(); // every key has been read: anything left is a mistake
+  kept.facts = {{"mesh.type", "unstructured"},
+                {"mesh.cells", std::to_string(mesh.numCells())},
+                {"mesh.fingerprint", meshFingerprint(mesh)},
+                {"physics.system", "euler"},
+                {"implicit.enabled", implicit ? "true" : "false"}};
+  if (request.restart)
+    kept.resumed = openCheckpoint(MPI_COMM_WORLD, *request.restart, kept.facts, {io::kStateFile});
   const Strategies strategies{forcedResidual, forcedWaveSpeed};
   if (implicit) {
     if (implicit->mixedPrecision)
-      runImplicit<linalg::MixedPrecision>(cfg, request, run, *implicit, pde, mesh, boundary,
-                                          initial, space, strategies);
-    else
-      runImplicit<linalg::DoublePrecision>(cfg, request, run, *implicit, pde, mesh, boundary,
-                                           initial, space, strategies);
-    return;
+      return runImplicit<linalg::MixedPrecision>(cfg, request, run, *implicit, pde, mesh, boundary,
+                                                 initial, space, strategies, kept);
+    return runImplicit<linalg::DoublePrecision>(cfg, request, run, *implicit, pde, mesh, boundary,
+                                                initial, space, strategies, kept);
   }
   int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   const int faces = mesh.numFaces();
   if (ranks == 1) {
     UnstructuredEuler solver(pde, std::move(mesh), boundary, cfl, space);
-    runExplicit(solver, cfl, faces, cfg, request, run, initial, strategies);
-    return;
+    return runExplicit(solver, cfl, faces, cfg, request, run, initial, strategies, kept);
   }
   DistributedUnstructuredEuler solver(MPI_COMM_WORLD, pde, mesh, boundary, cfl, space);
-  runExplicit(solver, cfl, faces, cfg, request, run, initial, strategies);
+  return runExplicit(solver, cfl, faces, cfg, request, run, initial, strategies, kept);
 }
 
 } // namespace tessera::cli

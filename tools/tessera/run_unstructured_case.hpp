@@ -6,8 +6,9 @@
 
 namespace tessera::cli {
 
-// Reads the rest of the case from cfg (mesh.type already read) and runs it; throws io::ConfigError
-// for bad configuration before any step is taken.
-void runUnstructuredCase(io::Config& cfg, const RunRequest& request);
+// Reads the rest of the case from cfg (mesh.type already read) and runs it, or with --restart
+// continues it from a checkpoint; throws io::ConfigError for bad configuration before any step is
+// taken. Returns the exit code as runCase does.
+int runUnstructuredCase(io::Config& cfg, const RunRequest& request);
 
 } // namespace tessera::cli

@@ -1,18 +1,13 @@
-#include "tools/tessera/patch_checkpoints.hpp"
+#include "tools/tessera/run_checkpoints.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 #include "engine/mpi/first_message.hpp"
+#include "tools/tessera/run_case.hpp"
 
 namespace tessera::cli {
 namespace {
-
-std::string listed(const std::vector<int>& values) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < values.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(values[i]);
-  return s + "]";
-}
 
 // Rank 0's CheckpointError, if it threw one, on every rank (mpi::firstMessage).
 template <class Check>
@@ -40,24 +35,30 @@ double nextMultiple(double time, double interval) {
 } // namespace
 
 io::CheckpointInfo openCheckpoint(MPI_Comm comm, const std::filesystem::path& folder,
-                                  const PatchCaseFacts& facts) {
+                                  const CaseFacts& facts,
+                                  std::initializer_list<const char*> dataFiles) {
   io::CheckpointInfo info;
   const std::filesystem::path file = folder / "checkpoint.toml";
   onRankZeroForAll(comm, [&] {
     info = io::readCheckpointInfo(file);
-    const auto differs = [&](const std::string& what, const std::string& there,
+    const auto valueThere = [&](const std::string& key) -> std::string {
+      for (const auto& [k, v] : info.facts)
+        if (k == key)
+          return v;
+      return "not set";
+    };
+    const auto differs = [&](const std::string& key, const std::string& there,
                              const std::string& here) {
       if (there != here)
-        throw io::CheckpointError(file.string() + ": a checkpoint of another case: " + what +
+        throw io::CheckpointError(file.string() + ": a checkpoint of another case: " + key +
                                   " is " + there + " there, " + here + " here");
     };
-    differs("mesh.dimension", std::to_string(info.dimension), std::to_string(facts.dimension));
-    differs("physics.system", info.system, facts.system);
-    differs("the number of variables", std::to_string(info.numVars), std::to_string(facts.numVars));
-    differs("mesh.cells_per_patch", std::to_string(info.cellsPerPatch),
-            std::to_string(facts.cellsPerPatch));
-    differs("mesh.patches", listed(info.level0Patches), listed(facts.level0Patches));
-    for (const char* name : {kForestFile, kStateFile}) {
+    for (const auto& [key, here] : facts)
+      differs(key, valueThere(key), here);
+    for (const auto& [key, there] : info.facts)
+      if (std::none_of(facts.begin(), facts.end(), [&](const auto& f) { return f.first == key; }))
+        differs(key, there, "not set");
+    for (const char* name : dataFiles) {
       const auto recorded = std::find_if(info.files.begin(), info.files.end(),
                                          [&](const auto& f) { return f.name == name; });
       if (recorded == info.files.end())
@@ -73,22 +74,16 @@ io::CheckpointInfo openCheckpoint(MPI_Comm comm, const std::filesystem::path& fo
   return info;
 }
 
-PatchCheckpoints::PatchCheckpoints(CheckpointSettings settings, const RunSettings& run,
-                                   PatchCaseFacts facts, std::string configuration,
-                                   std::string backend, double startTime, const Stopwatch& clock)
+RunCheckpoints::RunCheckpoints(CheckpointSettings settings, const RunSettings& run, CaseFacts facts,
+                               std::string configuration, std::string backend, double startTime,
+                               const Stopwatch& clock)
     : settings_(std::move(settings)), facts_(std::move(facts)),
       configuration_(std::move(configuration)), backend_(std::move(backend)),
       wallLimit_(run.wallLimit),
       nextTime_(settings_.interval > 0 ? nextMultiple(startTime, settings_.interval) : INFINITY),
       clock_(clock), lastWallCheckpoint_(clock.seconds()) {}
 
-int PatchCheckpoints::ranks(MPI_Comm comm) {
-  int n = 1;
-  MPI_Comm_size(comm, &n);
-  return n;
-}
-
-AfterStep PatchCheckpoints::afterStep(MPI_Comm comm, double stepSeconds) {
+AfterStep RunCheckpoints::afterStep(MPI_Comm comm, double stepSeconds) {
   longestStep_ = std::max(longestStep_, stepSeconds);
   const double now = clock_.seconds();
   // Room for the step in flight and the last checkpoint: three of the longest steps so far and
@@ -102,12 +97,14 @@ AfterStep PatchCheckpoints::afterStep(MPI_Comm comm, double stepSeconds) {
     flags[1] = settings_.wallInterval > 0 && now - lastWallCheckpoint_ >= settings_.wallInterval;
     flags[2] = wallLimit_ > 0 && now + reserve >= wallLimit_;
   }
-  if (ranks(comm) > 1)
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  if (ranks > 1)
     MPI_Allreduce(MPI_IN_PLACE, flags, 3, MPI_INT, MPI_MAX, comm);
   return {flags[0], flags[1] != 0, flags[2] != 0};
 }
 
-bool PatchCheckpoints::dueByRun(double time, long long step) {
+bool RunCheckpoints::dueByRun(double time, long long step) {
   bool due = settings_.everySteps > 0 && step % settings_.everySteps == 0;
   if (time >= nextTime_) {
     due = true;
@@ -116,19 +113,28 @@ bool PatchCheckpoints::dueByRun(double time, long long step) {
   return due;
 }
 
-io::CheckpointInfo
-PatchCheckpoints::describe(double time, long long step, long long outputsDone,
-                           const std::vector<std::pair<double, std::string>>& series) const {
+int reportEarlyStop(const AfterStep& verdict, long long step, double time,
+                    const std::filesystem::path& checkpoint) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0)
+    std::printf("tessera: stopped by %s at step %lld, t = %.17g; checkpoint %s: continue with "
+                "--restart %s\n",
+                verdict.signal != 0 ? signalName(verdict.signal) : "run.wall_limit", step, time,
+                checkpoint.string().c_str(), checkpoint.string().c_str());
+  return verdict.signal != 0 ? 128 + verdict.signal : kExitWallLimit;
+}
+
+io::CheckpointInfo RunCheckpoints::describe(MPI_Comm comm, const RunPoint& at) const {
   io::CheckpointInfo info;
-  info.dimension = facts_.dimension;
-  info.system = facts_.system;
-  info.numVars = facts_.numVars;
-  info.cellsPerPatch = facts_.cellsPerPatch;
-  info.level0Patches = facts_.level0Patches;
-  info.time = time;
-  info.step = step;
-  info.outputsDone = outputsDone;
-  info.series = series;
+  info.facts = facts_;
+  info.time = at.time;
+  info.step = at.step;
+  info.outputsDone = at.outputsDone;
+  info.series = at.series;
+  info.records = at.records;
+  info.solver = at.solver;
+  MPI_Comm_size(comm, &info.ranks);
   info.backend = backend_;
   info.build = "tessera " TESSERA_VERSION;
   return info;
