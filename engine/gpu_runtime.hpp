@@ -15,6 +15,7 @@ inline constexpr gpuError_t gpuSuccess = cudaSuccess;
 #define gpuMemcpyDefault cudaMemcpyDefault
 #define gpuDeviceSynchronize cudaDeviceSynchronize
 #define gpuGetDeviceCount cudaGetDeviceCount
+#define gpuMemGetInfo cudaMemGetInfo
 #define gpuSetDevice cudaSetDevice
 #define gpuFuncSetAttribute cudaFuncSetAttribute
 #define gpuFuncAttributeMaxDynamicSharedMemorySize cudaFuncAttributeMaxDynamicSharedMemorySize
@@ -53,6 +54,7 @@ inline constexpr gpuError_t gpuSuccess = hipSuccess;
 #define gpuMemcpyDefault hipMemcpyDefault
 #define gpuDeviceSynchronize hipDeviceSynchronize
 #define gpuGetDeviceCount hipGetDeviceCount
+#define gpuMemGetInfo hipMemGetInfo
 #define gpuSetDevice hipSetDevice
 #define gpuFuncSetAttribute hipFuncSetAttribute
 #define gpuFuncAttributeMaxDynamicSharedMemorySize hipFuncAttributeMaxDynamicSharedMemorySize

@@ -48,15 +48,30 @@ void keepFreedDeviceMemoryPooled() {
 } // namespace
 
 bool deviceAvailable() {
+  return deviceCount() > 0;
+}
+
+int deviceCount() {
 #if TESSERA_HAS_DEVICE
   int count = 0;
   if (gpuGetDeviceCount(&count) != gpuSuccess) {
     (void)gpuGetLastError(); // clear the sticky "no device" error
-    return false;
+    return 0;
   }
-  return count > 0;
+  return count;
 #else
-  return false;
+  return 0;
+#endif
+}
+
+std::size_t deviceFreeBytes() {
+#if TESSERA_HAS_DEVICE
+  std::size_t free = 0, total = 0;
+  if (!deviceAvailable() || gpuMemGetInfo(&free, &total) != gpuSuccess)
+    return 0;
+  return free;
+#else
+  return 0;
 #endif
 }
 

@@ -14,6 +14,11 @@ constexpr std::string_view memorySpaceName(MemorySpace s) {
 
 // True when this build has a device back end and the runtime sees at least one device.
 bool deviceAvailable();
+// The devices the runtime sees (0 in a build without a device back end).
+int deviceCount();
+
+// The free memory of this rank's device in bytes (0 without one).
+std::size_t deviceFreeBytes();
 
 void* allocateBytes(std::size_t bytes, MemorySpace space);
 void freeBytes(void* p, MemorySpace space) noexcept;

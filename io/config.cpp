@@ -308,11 +308,12 @@ std::vector<T> Config::getArray(const std::string& key,
                                 const std::optional<std::vector<T>>& fallback, std::size_t size,
                                 Range range) {
   constexpr bool kInteger = std::is_same_v<T, int>;
-  const std::string expected =
-      "an array of " + std::to_string(size) + (kInteger ? " integers" : " numbers");
+  const std::string expected = "an array of " +
+                               (size == kAnyLength ? std::string() : std::to_string(size) + " ") +
+                               (kInteger ? "integers" : "numbers");
   const std::vector<T> x = get(key, fallback, expected, [&](const toml::node& n) {
     const toml::array* a = n.as_array();
-    if (!a || a->size() != size)
+    if (!a || (size != kAnyLength && a->size() != size))
       fail(ConfigErrorKind::WrongType, key, "expected " + expected);
     std::vector<T> values;
     for (const toml::node& e : *a) {

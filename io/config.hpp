@@ -79,6 +79,8 @@ public:
   std::string getString(const std::string& key, std::optional<std::string> fallback);
   std::string getChoice(const std::string& key, std::optional<std::string> fallback,
                         const std::vector<std::string>& choices);
+  // getDoubles and getInts with this size take an array of any length.
+  static constexpr std::size_t kAnyLength = std::size_t(-1);
   std::vector<double> getDoubles(const std::string& key,
                                  std::optional<std::vector<double>> fallback, std::size_t size,
                                  Range range = {});

@@ -40,10 +40,10 @@ std::string duration(double seconds) {
 
 } // namespace
 
-RunLog::RunLog(const std::filesystem::path& jsonLinesPath, double endTime, int progressEvery,
-               bool append)
+RunLog::RunLog(const std::filesystem::path& jsonLinesPath, double endTime, ProgressPolicy progress,
+               std::filesystem::path series, bool append)
     : json_(jsonLinesPath, append ? std::ios::app : std::ios::trunc), path_(jsonLinesPath),
-      endTime_(endTime), progressEvery_(progressEvery) {
+      series_(std::move(series)), endTime_(endTime), progress_(progress) {
   if (!json_)
     throw std::runtime_error(jsonLinesPath.string() + ": cannot open the run log for writing");
 }
@@ -63,8 +63,27 @@ void RunLog::step(const StepReport& r) {
        ",\"cells\":" + std::to_string(r.cells) + ",\"levels\":" + std::to_string(r.levels) +
        ",\"step_seconds\":" + number(r.stepSeconds) +
        ",\"cell_updates_per_second\":" + number(rate) + ",\"eta_seconds\":" + number(eta) + "}");
-  if (progressEvery_ == 0 || r.step % progressEvery_ != 0)
+  ++stepsSeen_;
+  if (firstCells_ < 0)
+    firstCells_ = r.cells;
+  // A regrid that adds or removes a level (a regrid that only moves patches, as one every few steps
+  // in a blast does, waits for the next line by time).
+  const bool levelsChanged = lastLevels_ >= 0 && r.levels != lastLevels_;
+  lastCells_ = r.cells;
+  lastLevels_ = r.levels;
+  unprinted_ = r;
+  if (progress_.quiet)
     return;
+  const bool due = progress_.everySteps > 0 ? r.step % progress_.everySteps == 0
+                                            : stepsSeen_ == 1 || levelsChanged ||
+                                                  sinceLine_.seconds() >= progress_.everySeconds;
+  if (due)
+    printStep(r);
+}
+
+void RunLog::printStep(const StepReport& r) {
+  const double rate = cellUpdatesPerSecond();
+  const double eta = r.time > 0 ? (endTime_ - r.time) * steppingSeconds_ / r.time : INFINITY;
   if (r.patches > 0)
     std::printf(
         "step %6lld  t %.6e  dt %.3e  patches %d  cells %lld  levels %d  %.3e cell-updates/s"
@@ -73,6 +92,8 @@ void RunLog::step(const StepReport& r) {
   else
     std::printf("step %6lld  t %.6e  dt %.3e  cells %lld  %.3e cell-updates/s  ETA %s\n", r.step,
                 r.time, r.dt, r.cells, rate, duration(eta).c_str());
+  unprinted_.reset();
+  sinceLine_.restart();
 }
 
 void RunLog::iteration(const IterationReport& r) {
@@ -80,14 +101,36 @@ void RunLog::iteration(const IterationReport& r) {
   line("{\"event\":\"iteration\",\"iteration\":" + std::to_string(r.iteration) + ",\"residual\":" +
        number(r.residual) + ",\"relative_residual\":" + number(r.relativeResidual) +
        ",\"cfl\":" + number(r.cfl) + ",\"seconds\":" + number(r.seconds) + "}");
+  ++stepsSeen_;
+  unprintedIteration_ = r;
+  if (progress_.quiet)
+    return;
+  const bool due = progress_.everySteps > 0
+                       ? r.iteration % progress_.everySteps == 0
+                       : stepsSeen_ == 1 || sinceLine_.seconds() >= progress_.everySeconds;
+  if (due)
+    printIteration(r);
 }
 
-void RunLog::output(long long step, double time, const std::filesystem::path& file) {
+void RunLog::printIteration(const IterationReport& r) {
+  std::printf("iteration %5lld  density residual %.3e (relative %.3e)  CFL %.3g  %s\n", r.iteration,
+              r.residual, r.relativeResidual, r.cfl, duration(steppingSeconds_).c_str());
+  unprintedIteration_.reset();
+  sinceLine_.restart();
+}
+
+void RunLog::output(long long step, double time, const std::filesystem::path& file,
+                    double seconds) {
   line("{\"event\":\"output\",\"step\":" + std::to_string(step) + ",\"time\":" + number(time) +
-       ",\"file\":" + quoted(file.string()) + "}");
+       ",\"file\":" + quoted(file.string()) + ",\"seconds\":" + number(seconds) + "}");
+  ++outputs_;
+  outputSeconds_ += seconds;
+  if (!progress_.quiet && unprinted_ && unprinted_->step == step)
+    printStep(*unprinted_);
 }
 
 void RunLog::checkpoint(long long step, double time, const std::filesystem::path& folder) {
+  lastCheckpoint_ = folder;
   line("{\"event\":\"checkpoint\",\"step\":" + std::to_string(step) + ",\"time\":" + number(time) +
        ",\"folder\":" + quoted(folder.string()) + "}");
 }
@@ -117,17 +160,48 @@ void RunLog::finish(long long steps, double time, const PhaseSeconds& phases,
        ",\"stepping_seconds\":" + number(steppingSeconds_) +
        ",\"halo_seconds\":" + number(phases.halo) + ",\"update_seconds\":" + number(phases.update) +
        ",\"reflux_seconds\":" + number(phases.reflux) + ",\"regrid_seconds\":" +
-       number(phases.regrid) + ",\"cell_updates_per_second\":" + number(cellUpdatesPerSecond()) +
+       number(phases.regrid) + ",\"output_seconds\":" + number(outputSeconds_) +
+       ",\"cell_updates_per_second\":" + number(cellUpdatesPerSecond()) +
        ",\"first_order_fallbacks\":" + std::to_string(firstOrderFallbacks) + "}");
-  std::printf("finished: %lld steps to t = %.6e, %.3e cell-updates/s over %s of stepping "
-              "(halo fill %s, update %s, refluxing %s, regrid %s)\n",
-              steps, time, cellUpdatesPerSecond(), duration(steppingSeconds_).c_str(),
-              duration(phases.halo).c_str(), duration(phases.update).c_str(),
-              duration(phases.reflux).c_str(), duration(phases.regrid).c_str());
+  if (!progress_.quiet && unprinted_)
+    printStep(*unprinted_);
+  std::printf("tessera: finished at step %lld, t = %.6g\n", steps, time);
+  if (firstCells_ >= 0)
+    std::printf("  %-16s %lld at the first step, %lld at the last\n", "cells", firstCells_,
+                lastCells_);
+  std::printf("  %-16s %.3e over %s of stepping (%lld steps in this run)\n", "cell-updates/s",
+              cellUpdatesPerSecond(), duration(steppingSeconds_).c_str(), stepsSeen_);
+  if (phases.halo + phases.update + phases.reflux + phases.regrid > 0)
+    std::printf("  %-16s halo fill %s, update %s, refluxing %s, regrid %s\n", "time split",
+                duration(phases.halo).c_str(), duration(phases.update).c_str(),
+                duration(phases.reflux).c_str(), duration(phases.regrid).c_str());
   if (firstOrderFallbacks > 0)
-    std::printf("positivity: %lld cell reconstructions (per axis and stage) fell back to first "
+    std::printf("  %-16s %lld cell reconstructions (per axis and stage) fell back to first "
                 "order\n",
-                firstOrderFallbacks);
+                "positivity", firstOrderFallbacks);
+  printOutputRows();
+}
+
+void RunLog::finishSteady(long long iterations, double relativeResidual) {
+  line("{\"event\":\"finish\",\"iterations\":" + std::to_string(iterations) +
+       ",\"relative_residual\":" + number(relativeResidual) + ",\"stepping_seconds\":" +
+       number(steppingSeconds_) + ",\"output_seconds\":" + number(outputSeconds_) + "}");
+  if (!progress_.quiet && unprintedIteration_)
+    printIteration(*unprintedIteration_);
+  std::printf("tessera: finished at iteration %lld\n", iterations);
+  std::printf("  %-16s dropped to %.3e of the first\n", "density residual", relativeResidual);
+  std::printf("  %-16s %s\n", "iterating", duration(steppingSeconds_).c_str());
+  printOutputRows();
+}
+
+void RunLog::printOutputRows() const {
+  if (outputs_ > 0)
+    std::printf("  %-16s %lld steps in %s: %s\n", "output", outputs_,
+                duration(outputSeconds_).c_str(), series_.string().c_str());
+  else
+    std::printf("  %-16s none\n", "output");
+  if (!lastCheckpoint_.empty())
+    std::printf("  %-16s %s\n", "checkpoint", lastCheckpoint_.string().c_str());
 }
 
 void RunLog::line(const std::string& json) {

@@ -1,13 +1,16 @@
 #pragma once
-// What a run reports while it goes: a progress line per step on standard output, and the same
-// facts as JSON lines (one object per line) in a log file for scripts.
+// What a run reports while it goes: progress lines on standard output, as often as its
+// ProgressPolicy asks, a summary at its end, and every step's facts as JSON lines (one object per
+// line) in a log file for scripts.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "engine/atomics/tuner.hpp"
+#include "engine/timer.hpp"
 
 namespace tessera::io {
 
@@ -21,6 +24,15 @@ struct StepReport {
   double stepSeconds = 0.0; // wall time of this step's halo fill and update
 };
 
+// How often the terminal hears of steps: by default at most about once a second, and always of
+// the first and last step, a step that writes output and one whose regrid added or removed a level;
+// or every so many steps; or never (the header, errors and the summary still print).
+struct ProgressPolicy {
+  int everySteps = 0;        // a line every this many steps (0: by wall time)
+  double everySeconds = 1.0; // by wall time: at most a line per this many seconds, with the above
+  bool quiet = false;        // no step lines
+};
+
 // One pseudo-time iteration of a steady (implicit) run, measured before its step.
 struct IterationReport {
   long long iteration = 0;
@@ -31,15 +43,16 @@ struct IterationReport {
 
 class RunLog {
 public:
-  // `endTime` is the simulated time the run stops at, for the ETA; progressEvery = 0 prints none.
-  // A restarted run appends to the log of the run it continues.
-  RunLog(const std::filesystem::path& jsonLinesPath, double endTime, int progressEvery,
-         bool append = false);
+  // `endTime` is the simulated time the run stops at, for the ETA; `series` the output's .pvd, for
+  // the summary. A restarted run appends to the log of the run it continues.
+  RunLog(const std::filesystem::path& jsonLinesPath, double endTime, ProgressPolicy progress,
+         std::filesystem::path series, bool append = false);
 
   void step(const StepReport& r);
-  // An implicit run's iteration: a JSON line only (the run prints its own progress line).
+  // A steady run's iteration, measured before its step (seconds: since the measurement before).
   void iteration(const IterationReport& r);
-  void output(long long step, double time, const std::filesystem::path& file);
+  // An output step written (in `seconds`): its step's progress line prints if it has not.
+  void output(long long step, double time, const std::filesystem::path& file, double seconds);
   void checkpoint(long long step, double time, const std::filesystem::path& folder);
   // The atomic strategy of one face scatter: forced by the case, or the tuner's pick with the
   // median time of every candidate.
@@ -49,23 +62,40 @@ public:
     double halo = 0.0, update = 0.0, reflux = 0.0, regrid = 0.0;
   };
 
-  // The totals, with the stepping time split into its phases.
-  // firstOrderFallbacks: cells (counted once per axis and stage) whose reconstruction fell back
-  // to first order for positivity.
+  // The totals, with the stepping time split into its phases, in the log and as the summary
+  // table (after the last step's progress line, if it has not printed). firstOrderFallbacks: cells
+  // (counted once per axis and stage) whose reconstruction fell back to first order for
+  // positivity.
   void finish(long long steps, double time, const PhaseSeconds& phases,
               long long firstOrderFallbacks = 0);
+  // The same for a steady run: its iterations and the residual's drop.
+  void finishSteady(long long iterations, double relativeResidual);
 
   double cellUpdatesPerSecond() const;
 
 private:
   void line(const std::string& json);
+  void printStep(const StepReport& r);
+  void printIteration(const IterationReport& r);
+  // The summary's rows that every run has: output written and the last checkpoint.
+  void printOutputRows() const;
 
   std::ofstream json_;
-  std::filesystem::path path_;
+  std::filesystem::path path_, series_;
   double endTime_;
-  int progressEvery_;
+  ProgressPolicy progress_;
+  Stopwatch sinceLine_;                 // wall time since the last progress line
+  std::optional<StepReport> unprinted_; // the last step, where its line has not printed
+  std::optional<IterationReport> unprintedIteration_;
+  long long stepsSeen_ = 0;
+  long long firstCells_ = -1;
+  int lastLevels_ = -1;
+  long long lastCells_ = -1;
   double steppingSeconds_ = 0.0; // sum of step wall times, output excluded
   double cellUpdates_ = 0.0;
+  long long outputs_ = 0;
+  double outputSeconds_ = 0.0;
+  std::filesystem::path lastCheckpoint_;
 };
 
 } // namespace tessera::io

@@ -1,7 +1,9 @@
 #pragma once
-// DeviceRefluxPlan<Dim>: a reflux plan uploaded to the device and executed there in one launch.
+// DeviceRefluxPlan<Dim>: a reflux plan uploaded to the device and executed there, one launch per
+// face direction.
 // Built on the host after each adapt (the solver replaces it); the host twin is reflux, and both
 // compute a face cell with refluxFaceCell and refluxCorrection (reflux_cell.hpp).
+#include <array>
 #include <span>
 
 #include "engine/device_array.hpp"
@@ -20,7 +22,8 @@ public:
   // What reflux does, on device pointers (one geometry per patch, the flux register laid out as
   // FluxRegisterLayout says, qNew as the layout says), asynchronously; no launch for an empty
   // plan. Where two operations correct one coarse cell (at an edge or corner of the coarse patch)
-  // their additions may come in either order: equal to the host's up to round-off.
+  // their additions come in a fixed order (by direction), so that a run repeats bit for bit; the
+  // host twin's is the plan's order: equal up to round-off.
   void apply(const PatchGeometry<Dim>* geometry, const double* fluxRegister, double dt,
              double* qNew) const;
 
@@ -32,7 +35,8 @@ public:
 
 private:
   PatchLayout<Dim> layout_{};
-  DeviceArray<RefluxOp<Dim>> ops_;
+  DeviceArray<RefluxOp<Dim>> ops_;            // grouped by direction 2 axis + side
+  std::array<int, 2 * Dim + 1> groupStart_{}; // direction d's operations: [start d, start d + 1)
   DeviceArray<int> coarsePatches_;
 };
 

@@ -7,7 +7,7 @@
 // and to 1e-13 on others. Another case's checkpoint is refused, naming what differs.
 #include <string>
 
-#include "tests/support/restart_harness.hpp"
+#include "tests/support/tessera_run_harness.hpp"
 
 namespace {
 
@@ -15,9 +15,9 @@ using namespace tessera::testing;
 
 // Sod's shock tube along x on 1440 tetrahedra (60 x 2 x 2 cubes of six), no wave at the ends by t =
 // 0.1; both face scatters forced to the race-free coloring, so that two runs add in the same order.
-class UnstructuredExplicitRestart : public RestartHarness {
+class UnstructuredExplicitRestart : public TesseraRunHarness {
 protected:
-  UnstructuredExplicitRestart() : RestartHarness("sod.toml") {}
+  UnstructuredExplicitRestart() : TesseraRunHarness("sod.toml") {}
   std::string caseText() const override {
     return "[mesh]\ntype = \"unstructured\"\n"
            "box = { lower = [0.0, 0.0, 0.0], upper = [1.0, 0.04, 0.04], cells = [60, 2, 2], "
@@ -35,9 +35,9 @@ protected:
 
 // The subsonic bump channel of examples/unstructured on 600 hexahedra, 60 implicit iterations;
 // the strategies are tuned (the continued run must take the first part's).
-class UnstructuredImplicitRestart : public RestartHarness {
+class UnstructuredImplicitRestart : public TesseraRunHarness {
 protected:
-  UnstructuredImplicitRestart() : RestartHarness("bump.toml") {}
+  UnstructuredImplicitRestart() : TesseraRunHarness("bump.toml") {}
   std::string caseText() const override {
     return "[mesh]\ntype = \"unstructured\"\n"
            "box = { lower = [0.0, 0.0, 0.0], upper = [3.0, 1.0, 0.2], cells = [30, 10, 2], "
@@ -89,6 +89,36 @@ TEST_F(UnstructuredExplicitRestart, ContinuesOnAnotherRankCount) {
     ASSERT_EQ(actual.size(), expected.size()) << to;
     EXPECT_LE(relativeDifference(expected, actual), 1e-13) << to;
   }
+}
+
+// A device checkpoint continued on the host and a host one on the device, each within round-off of
+// both uninterrupted runs; a device one continued on the device, bitwise (the forced coloring is
+// race-free there too). Skipped where this build or machine has no device.
+TEST_F(UnstructuredExplicitRestart, ContinuesAcrossBackEnds) {
+  const std::string every = "--set checkpoint.every_steps=20 --set checkpoint.keep=100 ";
+  const Result device = run("device", every + "--set run.backend=device");
+  if (device.exitCode == 12)
+    GTEST_SKIP() << "no device: " << device.output;
+  ASSERT_EQ(device.exitCode, 0) << device.output;
+  ASSERT_EQ(run("host", every + "--set run.backend=host").exitCode, 0);
+  const fs::path end = lastCheckpoint("host");
+  for (const auto& [from, to, backend] :
+       std::array<std::array<std::string, 3>, 3>{{{"device", "deviceThenHost", "host"},
+                                                  {"host", "hostThenDevice", "device"},
+                                                  {"device", "deviceThenDevice", "device"}}}) {
+    const Result r =
+        run(to, "--set run.backend=" + backend + " --restart " + copyCheckpoint(from, 20, to));
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    const std::vector<double> actual = stateValues(dir_ / to / "checkpoints" / end.filename());
+    for (const char* uninterrupted : {"device", "host"}) {
+      const std::vector<double> expected =
+          stateValues(dir_ / uninterrupted / "checkpoints" / end.filename());
+      ASSERT_EQ(actual.size(), expected.size()) << to << " against " << uninterrupted;
+      EXPECT_LE(relativeDifference(expected, actual), 1e-12) << to << " against " << uninterrupted;
+    }
+  }
+  EXPECT_EQ(fileText(dir_ / "device" / "checkpoints" / end.filename() / "state.bin"),
+            fileText(dir_ / "deviceThenDevice" / "checkpoints" / end.filename() / "state.bin"));
 }
 
 TEST_F(UnstructuredExplicitRestart, SigtermStopsWithACheckpointToContinueFrom) {
@@ -151,17 +181,19 @@ TEST_F(UnstructuredExplicitRestart, RefusesAnotherCasesCheckpoint) {
 
 // The first run tunes its strategies; the continued one takes them from the checkpoint, so that
 // it ends bitwise where the first run ended (another tuning could pick another order of sums).
-// One thread: an atomic strategy's sums on several threads come in a varying order, so that not
-// even two uninterrupted runs would agree bitwise.
+// On the host with one thread: an atomic strategy's sums on several threads or on the device come
+// in a varying order, so that not even two uninterrupted runs would agree bitwise.
 TEST_F(UnstructuredImplicitRestart, ContinuesTheIterationBitwise) {
   const std::string oneThread = "OMP_NUM_THREADS=1";
-  const Result first =
-      run("part", "--set checkpoint.every_steps=25 --set checkpoint.keep=100", oneThread);
+  const Result first = run(
+      "part",
+      "--verbose --set run.backend=host --set checkpoint.every_steps=25 --set checkpoint.keep=100",
+      oneThread);
   ASSERT_EQ(first.exitCode, 0) << first.output;
   const fs::path end = lastCheckpoint("part");
   ASSERT_EQ(end.filename(), "checkpoint_00000060");
   const std::string from = copyCheckpoint("part", 25, "rest");
-  const Result rest = run("rest", "--restart " + from, oneThread);
+  const Result rest = run("rest", "--verbose --set run.backend=host --restart " + from, oneThread);
   ASSERT_EQ(rest.exitCode, 0) << rest.output;
   EXPECT_NE(rest.output.find("continuing from " + from + " at iteration 25"), std::string::npos)
       << rest.output;
@@ -176,7 +208,7 @@ TEST_F(UnstructuredImplicitRestart, ContinuesTheIterationBitwise) {
             fileText(dir_ / "rest" / "checkpoints" / end.filename() / "state.bin"));
   // On two ranks from the same checkpoint.
   const std::string again = copyCheckpoint("part", 25, "restOnTwo");
-  const Result two = run("restOnTwo", "--restart " + again, twoRanks());
+  const Result two = run("restOnTwo", "--set run.backend=host --restart " + again, twoRanks());
   ASSERT_EQ(two.exitCode, 0) << two.output;
   EXPECT_LE(relativeDifference(stateValues(end),
                                stateValues(dir_ / "restOnTwo" / "checkpoints" / end.filename())),

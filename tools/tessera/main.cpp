@@ -1,4 +1,5 @@
-// The tessera command: `tessera run case.toml [--set key=value ...] [--quiet] [--restart DIR]`.
+// The tessera command: `tessera run case.toml [--set key=value ...] [--quiet | --verbose]
+// [--restart DIR] [--check]`, and `tessera info case.toml` (the same as run --check).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
@@ -43,13 +44,25 @@ int main(int argc, char** argv) {
   run->add_option("--set", request.overrides,
                   "Override a setting, e.g. --set time.end_time=0.2 (repeatable)")
       ->type_name("KEY=VALUE");
-  run->add_flag("--quiet", request.quiet, "No progress line per step");
+  run->add_flag("--quiet", request.quiet, "No progress lines");
+  run->add_flag("--verbose", request.verbose, "A progress line every step");
+  run->add_flag("--check", request.checkOnly,
+                "Read and check the case, print what it would run, run nothing");
   run->add_option("--restart", request.restart,
                   "Continue from a checkpoint folder (output/<name>/checkpoints/checkpoint_<step>)")
       ->type_name("CHECKPOINT");
 
+  CLI::App* info = app.add_subcommand(
+      "info", "Read and check a case, print its effective configuration, mesh and memory "
+              "estimate, run nothing (tessera run --check)");
+  info->add_option("case", request.caseFile, "Case file (TOML)")->required();
+  info->add_option("--set", request.overrides, "Override a setting (repeatable)")
+      ->type_name("KEY=VALUE");
+
   try {
     app.parse(argc, argv);
+    if (info->parsed())
+      request.checkOnly = true;
   } catch (const CLI::ParseError& e) {
     // --help and --version are "errors" with exit code 0; real usage errors exit with Usage.
     const int code = app.exit(e);

@@ -12,13 +12,13 @@ namespace {
 // (p4est's quadrant) and the output's points, measured at well under this.
 constexpr double kBytesPerPatchBesidesState = 4096;
 
+} // namespace
+
 std::string gigabytes(double bytes) {
   char text[32];
   std::snprintf(text, sizeof text, "%.3g GB", bytes * 1e-9);
   return text;
 }
-
-} // namespace
 
 double patchRunBytes(const PatchRunSize& size) {
   return size.patches * (size.storedCells * size.numVars * sizeof(double) * size.stateCopies +
@@ -49,21 +49,46 @@ double availableBytesPerRank(MPI_Comm comm) {
   return perRank;
 }
 
+double availableDeviceBytesPerRank(MPI_Comm comm) {
+  MPI_Comm node;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int nodeRanks = 1;
+  MPI_Comm_size(node, &nodeRanks);
+  MPI_Comm_free(&node);
+  const int devices = deviceCount();
+  const int sharing = devices > 0 ? (nodeRanks + devices - 1) / devices : 1;
+  double perRank = double(deviceFreeBytes()) / sharing;
+  MPI_Allreduce(MPI_IN_PLACE, &perRank, 1, MPI_DOUBLE, MPI_MIN, comm);
+  return perRank;
+}
+
 void refuseIfTooLarge(const io::Config& cfg, const PatchRunSize& size, MPI_Comm comm) {
   int ranks = 1;
   MPI_Comm_size(comm, &ranks);
+  const std::string sized = io::formatNumber(size.patches) + " patches of " +
+                            io::formatNumber(size.storedCells) +
+                            " cells with their halo, from mesh.patches, mesh.cells_per_patch and "
+                            "amr.min_level";
+  if (size.space == MemorySpace::Device) {
+    // On the device: the state and the stages' copies (the output's copy stays on the host).
+    PatchRunSize onDevice = size;
+    onDevice.stateCopies = size.stateCopies - 1;
+    const double neededOnDevice = patchRunBytes(onDevice) / ranks;
+    const double availableOnDevice = availableDeviceBytesPerRank(comm);
+    if (neededOnDevice > availableOnDevice)
+      cfg.fail(io::ConfigErrorKind::OutOfRange, "mesh.patches",
+               "the run would need at least " + gigabytes(neededOnDevice) +
+                   " of device memory a rank (" + sized + "), but " + gigabytes(availableOnDevice) +
+                   " is free on each rank's device; use fewer or smaller patches, more devices, or "
+                   "run.backend = \"host\"");
+  }
   const double needed = patchRunBytes(size) / ranks;
   const double available = availableBytesPerRank(comm);
-  if (needed <= available)
-    return;
-  cfg.fail(io::ConfigErrorKind::OutOfRange, "mesh.patches",
-           "the run would need at least " + gigabytes(needed) + " a rank (" +
-               io::formatNumber(size.patches) + " patches of " +
-               io::formatNumber(size.storedCells) +
-               " cells with their halo, from mesh.patches, mesh.cells_per_patch and "
-               "amr.min_level), but " +
-               gigabytes(available) +
-               " is available to each rank here; use fewer or smaller patches, or more nodes");
+  if (needed > available)
+    cfg.fail(io::ConfigErrorKind::OutOfRange, "mesh.patches",
+             "the run would need at least " + gigabytes(needed) + " a rank (" + sized + "), but " +
+                 gigabytes(available) +
+                 " is available to each rank here; use fewer or smaller patches, or more nodes");
 }
 
 } // namespace tessera::cli

@@ -3,7 +3,9 @@
 // against the memory of the node it runs on: a case that cannot fit is refused with the keys that
 // size it, the estimate and what is available (exit code 7), instead of aborting in an allocator.
 #include <mpi.h>
+#include <string>
 
+#include "engine/memory.hpp"
 #include "io/config.hpp"
 
 namespace tessera::cli {
@@ -13,6 +15,7 @@ struct PatchRunSize {
   double storedCells = 0; // cells of one patch, halo included
   int numVars = 0;
   int stateCopies = 0; // the state, the Runge-Kutta stages' copies and the output's
+  MemorySpace space = MemorySpace::Host; // where the state and the stages' copies live
 };
 
 // The bytes the run needs over all ranks: its states and, per patch, plans and the forest.
@@ -22,7 +25,15 @@ double patchRunBytes(const PatchRunSize& size);
 // ranks on the node. Collective over comm.
 double availableBytesPerRank(MPI_Comm comm);
 
-// Collective: throws the OutOfRange error of mesh.patches where the run cannot fit.
+// The free memory of the device of one rank: its device's free memory shared by the ranks of the
+// node that share the device (they take the node's devices in turn). Collective over comm.
+double availableDeviceBytesPerRank(MPI_Comm comm);
+
+// "1.23 GB".
+std::string gigabytes(double bytes);
+
+// Collective: throws the OutOfRange error of mesh.patches where the run cannot fit in the host's
+// memory, or (for a device run) in the device's.
 void refuseIfTooLarge(const io::Config& cfg, const PatchRunSize& size, MPI_Comm comm);
 
 } // namespace tessera::cli

@@ -126,7 +126,30 @@ int simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme&
   // The state, one copy per further stage (two for forward Euler: the update is out of place),
   // and the output's host copy and arrays.
   size.stateCopies = std::max(2, scheme.integrator.stages + 1) + 1;
+  size.space = space;
   refuseIfTooLarge(cfg, size, MPI_COMM_WORLD);
+  if (request.checkOnly) {
+    if (lead) {
+      std::printf("# The effective configuration of %s\n%s\n", request.caseFile.string().c_str(),
+                  cfg.effectiveToml().c_str());
+      std::printf(
+          "tessera: a valid case: %dD, %s patches of %d^%d cells (%s cells) at the start, "
+          "levels %d to %d, %s with %s, CFL %.3g, to t = %g\n",
+          Dim, io::formatNumber(size.patches).c_str(), level0.layout().cellsPerAxis, Dim,
+          io::formatNumber(size.patches * std::pow(level0.layout().cellsPerAxis, Dim)).c_str(),
+          settings.minLevel, settings.maxLevel, describe(scheme.spatial).c_str(),
+          scheme.integrator.name, cfl, run.endTime);
+      std::printf("tessera: memory at the start: about %s a rank, of %s available to each\n",
+                  gigabytes(patchRunBytes(size) / ranks).c_str(),
+                  gigabytes(availableBytesPerRank(MPI_COMM_WORLD)).c_str());
+      if (resumed)
+        std::printf("tessera: it would continue from %s at step %lld, t = %.17g\n",
+                    request.restart->string().c_str(), resumed->step, resumed->time);
+    } else {
+      availableBytesPerRank(MPI_COMM_WORLD); // collective
+    }
+    return 0;
+  }
 
   std::optional<AmrSolver<PDE>> amr;
   if (resumed) {
@@ -142,7 +165,7 @@ int simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme&
   }
   PatchSolver<PDE>& solver = amr->solver();
 
-  std::optional<io::RunLog> log = openLeadRunLog(cfg, request, run, resumed.has_value());
+  std::optional<io::RunLog> log = openLeadRunLog(cfg, run, resumed.has_value());
   RunCheckpoints checkpoints(checkpointSettings, run, facts, cfg.effectiveToml(),
                              space == MemorySpace::Device ? "device" : "host", solver.time(),
                              request.started);
@@ -213,7 +236,7 @@ int simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme&
     while (schedule.running(solver.time(), solver.step())) {
       Stopwatch watch;
       const double dt = stepToward(*amr, schedule.next(), schedule.slack());
-      const bool reachesOutput = schedule.reached(solver.time());
+      const bool reachesOutput = schedule.reached(solver.time(), solver.step());
       const double stepSeconds = watch.seconds();
       if (log)
         log->step({solver.step(), solver.time(), dt, int(amr->globalPatches()), amr->globalCells(),

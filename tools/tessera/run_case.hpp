@@ -12,8 +12,10 @@ namespace tessera::cli {
 
 struct RunRequest {
   std::filesystem::path caseFile;
-  std::vector<std::string> overrides;           // key=value, applied after the file in order
-  bool quiet = false;                           // no progress lines
+  std::vector<std::string> overrides; // key=value, applied after the file in order
+  bool quiet = false;                 // no progress lines
+  bool verbose = false;               // a progress line every step
+  bool checkOnly = false;             // read and check the case, say what it would run, run nothing
   std::optional<std::filesystem::path> restart; // a checkpoint folder to continue from
   Stopwatch started;                            // since the program started: run.wall_limit
 };

@@ -1,5 +1,6 @@
 #include "tools/tessera/run_settings.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -23,18 +24,49 @@ RunSettings readRunSettings(Config& cfg, const RunRequest& request, bool timeDep
   if (timeDependent) {
     s.endTime = cfg.getDouble("time.end_time", std::nullopt, io::Range::positive());
     s.maxSteps = cfg.getInt("time.max_steps", 1000000, io::Range::closed(1, 2e9));
-    s.outputInterval =
-        cfg.getDouble("output.interval", s.endTime / 10, io::Range::closed(0.0, INFINITY));
-    if (s.outputInterval > 0 && s.endTime / s.outputInterval > kMaxOutputSteps)
-      cfg.fail(ConfigErrorKind::OutOfRange, "output.interval",
-               "would write " + io::formatNumber(s.endTime / s.outputInterval) +
-                   " output steps up to time.end_time (at most " + std::to_string(kMaxOutputSteps) +
-                   "); make it larger");
+    // Output by simulated time: every output.interval (a tenth of the run by default) or at the
+    // output.times listed; and by step count, every output.every_steps.
+    s.outputEverySteps = cfg.getInt("output.every_steps", 0, io::Range::closed(0, 2e9));
+    if (cfg.has("output.times")) {
+      if (cfg.has("output.interval"))
+        cfg.fail(ConfigErrorKind::Inconsistent, "output.times",
+                 "and output.interval both say when to write: give one of them");
+      s.outputTimes = cfg.getDoubles("output.times", std::nullopt, Config::kAnyLength,
+                                     io::Range{0.0, s.endTime, false, true});
+      if (!std::is_sorted(s.outputTimes.begin(), s.outputTimes.end()) ||
+          std::adjacent_find(s.outputTimes.begin(), s.outputTimes.end()) != s.outputTimes.end())
+        cfg.fail(ConfigErrorKind::OutOfRange, "output.times", "must be in ascending order");
+      if (s.outputTimes.size() > std::size_t(kMaxOutputSteps))
+        cfg.fail(ConfigErrorKind::OutOfRange, "output.times",
+                 "lists more than " + std::to_string(kMaxOutputSteps) + " times");
+    } else {
+      const double fallback = s.outputEverySteps > 0 ? 0.0 : s.endTime / 10;
+      s.outputInterval =
+          cfg.getDouble("output.interval", fallback, io::Range::closed(0.0, INFINITY));
+      if (s.outputInterval > 0 && s.endTime / s.outputInterval > kMaxOutputSteps)
+        cfg.fail(ConfigErrorKind::OutOfRange, "output.interval",
+                 "would write " + io::formatNumber(s.endTime / s.outputInterval) +
+                     " output steps up to time.end_time (at most " +
+                     std::to_string(kMaxOutputSteps) + "); make it larger");
+    }
   }
   s.writeOutput = cfg.getBool("output.enabled", true);
   s.name = cfg.getString("output.name", request.caseFile.stem().string());
   s.directory = cfg.getString("output.directory", "output/" + s.name);
-  s.progressEvery = cfg.getInt("output.progress_every", 1, io::Range::closed(0, 1e9));
+  // Progress lines: by wall time unless the case counts steps (0: none); --quiet and --verbose
+  // have the last word.
+  s.progress.everySeconds =
+      cfg.getDouble("output.progress_seconds", 1.0, io::Range::closed(0.0, 1e9));
+  if (cfg.has("output.progress_every")) {
+    s.progress.everySteps = cfg.getInt("output.progress_every", 1, io::Range::closed(0, 1e9));
+    s.progress.quiet = s.progress.everySteps == 0;
+  }
+  if (request.verbose) {
+    s.progress.everySteps = 1;
+    s.progress.quiet = false;
+  }
+  if (request.quiet)
+    s.progress.quiet = true;
   s.wallLimit = cfg.getDouble("run.wall_limit", 0.0, io::Range::closed(0.0, 1e9));
   if (s.name.empty() || s.name.find('/') != std::string::npos)
     cfg.fail(ConfigErrorKind::OutOfRange, "output.name", "must be a plain file name");
@@ -53,18 +85,15 @@ CheckpointSettings readCheckpointSettings(Config& cfg, const RunSettings& run) {
 
 MemorySpace readBackend(Config& cfg) {
   const std::string backend = cfg.getChoice("run.backend", "auto", {"auto", "host", "device"});
-  if (backend == "host") {
-    std::printf("tessera: back end host (run.backend = \"host\")\n");
+  if (backend == "host")
     return MemorySpace::Host;
-  }
   try {
     requireDevice();
   } catch (const std::runtime_error& missing) {
     if (backend == "device")
       cfg.fail(ConfigErrorKind::Unavailable, "run.backend",
                "\"device\" cannot run here: " + std::string(missing.what()));
-    std::printf("tessera: back end host (run.backend = \"auto\": %s)\n", missing.what());
-    return MemorySpace::Host;
+    return MemorySpace::Host; // "auto" on a machine or build without a device: quietly the host
   }
   std::printf("tessera: back end %s (GPU)\n",
               std::string(backendName(compiledDeviceBackend())).c_str());
@@ -95,8 +124,8 @@ void prepareOutputFolder(const Config& cfg, const RunSettings& run, bool continu
   io::writeFileAtomically(run.directory / "config.toml", cfg.effectiveToml());
 }
 
-std::optional<io::RunLog> openLeadRunLog(const io::Config& cfg, const RunRequest& request,
-                                         const RunSettings& run, bool append) {
+std::optional<io::RunLog> openLeadRunLog(const io::Config& cfg, const RunSettings& run,
+                                         bool append) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   std::optional<io::RunLog> log;
@@ -104,8 +133,8 @@ std::optional<io::RunLog> openLeadRunLog(const io::Config& cfg, const RunRequest
   if (rank == 0) {
     try {
       prepareOutputFolder(cfg, run, append);
-      log.emplace(run.directory / "log.jsonl", run.endTime, request.quiet ? 0 : run.progressEvery,
-                  append);
+      log.emplace(run.directory / "log.jsonl", run.endTime, run.progress,
+                  run.directory / (run.name + ".pvd"), append);
     } catch (const std::exception& e) {
       problem = e.what();
     }
@@ -126,18 +155,26 @@ void noteNoVtkOutput(const RunSettings& run) {
 
 OutputSchedule::OutputSchedule(const RunSettings& run, long long outputsDone)
     : endTime_(run.endTime), interval_(run.outputInterval), slack_(1e-12 * run.endTime),
-      maxSteps_(run.maxSteps), outputsDone_(outputsDone), next_(outputTime(outputsDone + 1)) {}
+      times_(run.outputTimes), everySteps_(run.outputEverySteps), maxSteps_(run.maxSteps),
+      outputsDone_(outputsDone), next_(outputTime(outputsDone + 1)) {}
 
-bool OutputSchedule::reached(double time) {
-  if (time != next_ || next_ >= endTime_)
+bool OutputSchedule::reached(double time, long long step) {
+  if (!beforeEnd(time))
     return false;
+  const bool byStep = everySteps_ > 0 && step % everySteps_ == 0;
+  if (time != next_)
+    return byStep;
   next_ = outputTime(++outputsDone_ + 1);
   return true;
 }
 
-// The k-th output time, never beyond the end time.
+// The k-th output time, never beyond the end time (the end time where there is none).
 double OutputSchedule::outputTime(long long k) const {
-  const double t = interval_ > 0 ? double(k) * interval_ : endTime_;
+  double t = endTime_;
+  if (!times_.empty())
+    t = k <= (long long)times_.size() ? times_[std::size_t(k - 1)] : endTime_;
+  else if (interval_ > 0)
+    t = double(k) * interval_;
   return t > endTime_ - slack_ ? endTime_ : t;
 }
 

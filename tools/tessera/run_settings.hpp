@@ -5,8 +5,10 @@
 #include <mpi.h>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/memory.hpp"
+#include "engine/timer.hpp"
 #include "io/config.hpp"
 #include "io/run_log.hpp"
 #include "tools/tessera/run_case.hpp"
@@ -19,11 +21,13 @@ inline constexpr double kSmallestCfl = 1e-6;
 struct RunSettings {
   double endTime = 0.0;
   long long maxSteps = 0;
-  double outputInterval = 0.0;
+  double outputInterval = 0.0;     // output every this much simulated time (0: none by time)
+  std::vector<double> outputTimes; // or at these times (ascending, within the end time)
+  long long outputEverySteps = 0;  // and every this many steps (0: none by step)
   bool writeOutput = true;
   std::filesystem::path directory;
   std::string name;
-  int progressEvery = 1;
+  io::ProgressPolicy progress;
   double wallLimit = 0.0; // run.wall_limit: seconds the run may take (0: no limit)
 };
 
@@ -44,7 +48,7 @@ RunSettings readRunSettings(io::Config& cfg, const RunRequest& request, bool tim
 
 // The [run] section's back end: "host", "device", or "auto" (the device where this build has
 // one and a GPU is visible, else the host). A device that was asked for and is missing stops the
-// run with exit code 12; the first line of the run says which back end it uses and why.
+// run with exit code 12; a run on a device says so in its first line (a host run says nothing).
 MemorySpace readBackend(io::Config& cfg);
 
 // Creates the output folder and writes the effective configuration into it. A folder that holds
@@ -56,8 +60,8 @@ void prepareOutputFolder(const io::Config& cfg, const RunSettings& run, bool con
 // returns the run's log.jsonl; the other ranks get none. Every rank returns once the folder
 // exists, or throws CollectiveFailure (exit code 10) where it cannot be made.
 // A restarted run appends to the log.
-std::optional<io::RunLog> openLeadRunLog(const io::Config& cfg, const RunRequest& request,
-                                         const RunSettings& run, bool append = false);
+std::optional<io::RunLog> openLeadRunLog(const io::Config& cfg, const RunSettings& run,
+                                         bool append = false);
 
 // Calls writeStep() on every rank of MPI_COMM_WORLD, rank 0 last: its call writes the .pvtu that
 // names the other ranks' pieces, which must exist by then (io/vtk_output.hpp).
@@ -81,9 +85,10 @@ void writeOutputStep(const RunSettings& run, std::optional<io::RunLog>& log, lon
                      double time, WriteStep&& writeStep) {
   if (!run.writeOutput)
     return;
+  const Stopwatch watch;
   const auto file = writeRankZeroLast(writeStep);
   if (log)
-    log->output(step, time, file);
+    log->output(step, time, file, watch.seconds());
 }
 
 // In a build without VTK, where the run would write output: rank 0 says that it writes none.
@@ -103,16 +108,18 @@ public:
   // The time the next step must not pass: the next output time, the end time at most.
   double next() const { return next_; }
   double slack() const { return slack_; }
-  // After a step that ended at `time`: true where it reached an output time before the end time
-  // (the end time's output follows the loop); the schedule then moves to the next one.
-  bool reached(double time);
+  // After the step that ended at (time, step): true where it reached an output time before the
+  // end time, the schedule then moving to the next one, or a multiple of output.every_steps (the
+  // end time's output follows the loop).
+  bool reached(double time, long long step);
   long long outputsDone() const { return outputsDone_; }
 
 private:
   double outputTime(long long k) const;
 
   double endTime_, interval_, slack_;
-  long long maxSteps_;
+  std::vector<double> times_;
+  long long everySteps_, maxSteps_;
   long long outputsDone_;
   double next_;
 };

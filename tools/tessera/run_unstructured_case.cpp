@@ -125,10 +125,10 @@ struct UnstructuredCheckpoints {
 // Collective: rank 0 creates the output folder and returns the run's log, with the face
 // scatters' strategies recorded; the other ranks get none.
 std::optional<io::RunLog>
-openRunLog(const Config& cfg, const RunRequest& request, const RunSettings& run,
+openRunLog(const Config& cfg, const RunSettings& run,
            const std::vector<std::pair<EulerScatter, atomics::TunerChoice>>& strategies,
            bool continuing) {
-  std::optional<io::RunLog> log = openLeadRunLog(cfg, request, run, continuing);
+  std::optional<io::RunLog> log = openLeadRunLog(cfg, run, continuing);
   if (log)
     for (const auto& [scatter, choice] : strategies)
       log->atomicStrategy(eulerScatterName(scatter), choice);
@@ -180,7 +180,7 @@ int runExplicit(Solver& solver, double cfl, int faces, const Config& cfg, const 
   // (or the checkpoint it continues) sets one.
   const auto strategies = chooseStrategies(localSolver(solver), forced, lead);
 
-  std::optional<io::RunLog> log = openRunLog(cfg, request, run, strategies, resumed.has_value());
+  std::optional<io::RunLog> log = openRunLog(cfg, run, strategies, resumed.has_value());
   RunCheckpoints checkpoints(kept.settings, run, kept.facts, cfg.effectiveToml(), kept.backend,
                              solver.time(), request.started);
 #if TESSERA_HAS_VTK
@@ -231,7 +231,7 @@ int runExplicit(Solver& solver, double cfl, int faces, const Config& cfg, const 
     synchronizeDevice(); // the step's time includes its device work
     const double seconds = watch.seconds();
     steppingSeconds += seconds;
-    const bool reachesOutput = schedule.reached(solver.time());
+    const bool reachesOutput = schedule.reached(solver.time(), solver.step());
     if (log)
       log->step({solver.step(), solver.time(), dt, 0, cells, 1, seconds});
     if (reachesOutput)
@@ -291,7 +291,7 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
   // the same faces in the same order) rather than a tuning of its own.
   solver.setJacobianStrategy(local.strategy(EulerScatter::Residual));
 
-  std::optional<io::RunLog> log = openRunLog(cfg, request, run, strategies, resumed.has_value());
+  std::optional<io::RunLog> log = openRunLog(cfg, run, strategies, resumed.has_value());
   RunCheckpoints checkpoints(kept.settings, run, kept.facts, cfg.effectiveToml(), kept.backend, 0.0,
                              request.started);
 #if TESSERA_HAS_VTK
@@ -338,36 +338,30 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
       log->checkpoint(solver.iteration(), 0.0, folder);
     return folder;
   };
-  Stopwatch watch;
   PseudoTimeStep last;
   AfterStep verdict;
+  Stopwatch stepWatch; // since the measurement before
   for (;;) {
-    Stopwatch stepWatch;
     last = solver.measure();
-    if (lead && !request.quiet)
-      std::printf("iteration %5d  density residual %.3e (relative %.3e)  CFL %.3g  %.2f s\n",
-                  last.iteration, last.residual, last.relativeResidual, last.cfl, watch.seconds());
+    if (log)
+      log->iteration(
+          {last.iteration, last.residual, last.relativeResidual, last.cfl, stepWatch.seconds()});
+    stepWatch.restart();
     if (solver.finished(last))
       break;
     solver.step(last.cfl);
-    const double seconds = stepWatch.seconds();
-    if (log)
-      log->iteration({last.iteration, last.residual, last.relativeResidual, last.cfl, seconds});
-    verdict = checkpoints.afterStep(MPI_COMM_WORLD, seconds);
+    verdict = checkpoints.afterStep(MPI_COMM_WORLD, stepWatch.seconds());
     if (verdict.signal != 0 || verdict.wallLimit)
       break;
     if (checkpoints.dueByRun(0.0, solver.iteration()) || verdict.wallCheckpoint)
       writeCheckpoint();
   }
   const bool stoppedEarly = verdict.signal != 0 || verdict.wallLimit;
-  if (!stoppedEarly) {
-    if (lead)
-      std::printf(
-          "tessera: %d iterations, density residual dropped to %.3e of the first in %.2f s\n",
-          last.iteration, last.relativeResidual, watch.seconds());
+  if (!stoppedEarly)
     writeOutputAt(last.iteration);
-  }
   const auto folder = writeCheckpoint();
+  if (log)
+    log->finishSteady(solver.iteration(), last.relativeResidual);
   if (stoppedEarly)
     return reportEarlyStop(verdict, solver.iteration(), 0.0, folder);
   if (lead && last.iteration >= settings.maxIterations)
@@ -411,6 +405,21 @@ int runUnstructuredCase(Config& cfg, const RunRequest& request) {
                 {"implicit.enabled", implicit ? "true" : "false"}};
   if (request.restart)
     kept.resumed = openCheckpoint(MPI_COMM_WORLD, *request.restart, kept.facts, {io::kStateFile});
+  if (request.checkOnly) {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+      std::printf("# The effective configuration of %s\n%s\n", request.caseFile.string().c_str(),
+                  cfg.effectiveToml().c_str());
+      std::printf("tessera: a valid case: unstructured, %d cells, %d faces, %d nodes, %s\n",
+                  mesh.numCells(), mesh.numFaces(), mesh.numNodes(),
+                  implicit ? "implicit to a steady state" : "explicit");
+      if (kept.resumed)
+        std::printf("tessera: it would continue from %s at step %lld\n",
+                    request.restart->string().c_str(), kept.resumed->step);
+    }
+    return 0;
+  }
   const Strategies strategies{forcedResidual, forcedWaveSpeed};
   if (implicit) {
     if (implicit->mixedPrecision)

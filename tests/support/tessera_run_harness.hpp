@@ -1,7 +1,7 @@
 #pragma once
-// What the restart tests share: a test folder holding a case file, `tessera run` on it (with a
-// launcher such as mpiexec) into an output folder of its own, its checkpoints and their state,
-// output compared file by file, and a run started in the background to be signalled.
+// What the tests of whole tessera runs share: a test folder holding a case file, `tessera run` on
+// it (with a launcher such as mpiexec) into an output folder of its own, its checkpoints and their
+// state, output compared file by file, and a run started in the background to be signalled.
 #include <array>
 #include <chrono>
 #include <cmath>
@@ -72,16 +72,16 @@ inline std::string twoRanks() {
 }
 
 // A fixture whose test folder holds the case file `caseName` with caseText().
-class RestartHarness : public ::testing::Test {
+class TesseraRunHarness : public ::testing::Test {
 protected:
-  RestartHarness(std::string caseName) : caseName_(std::move(caseName)) {}
+  TesseraRunHarness(std::string caseName) : caseName_(std::move(caseName)) {}
 
   virtual std::string caseText() const = 0;
 
   void SetUp() override {
     // Named by suite and test: tests of the same name in two suites may run at once.
     const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("tessera_restart_" + std::string(test->test_suite_name()) +
+    dir_ = fs::temp_directory_path() / ("tessera_run_" + std::string(test->test_suite_name()) +
                                         "_" + std::string(test->name()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
@@ -92,15 +92,21 @@ protected:
       fs::remove_all(dir_);
   }
 
-  // tessera run on the case with extra arguments, its output in folder `out` of the test's folder.
+  // tessera run on the case with extra arguments, its output in folder `out` of the test's folder
+  // (and what it printed in out.txt).
   Result run(const std::string& out, const std::string& args, const std::string& launcher = "") {
-    const fs::path log = dir_ / (out + ".txt");
+    return tessera("run " + caseName_ + " --set output.directory=" + out + " " + args, out,
+                   launcher);
+  }
+  // tessera with any arguments in the test's folder, what it printed going to `log`.txt.
+  Result tessera(const std::string& args, const std::string& log,
+                 const std::string& launcher = "") {
+    const fs::path printed = dir_ / (log + ".txt");
     const std::string command = "cd '" + dir_.string() + "' && " + launcher + " '" +
-                                TESSERA_EXECUTABLE "' run " + caseName_ +
-                                " --set output.directory=" + out + " " + args + " > '" +
-                                log.string() + "' 2>&1";
+                                TESSERA_EXECUTABLE "' " + args + " > '" + printed.string() +
+                                "' 2>&1";
     const int status = std::system(command.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, fileText(log)};
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, fileText(printed)};
   }
 
   fs::path checkpointOf(const std::string& out, long long step) const {
