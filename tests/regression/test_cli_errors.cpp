@@ -295,7 +295,7 @@ TEST_F(TesseraCli, ErrorsEndEveryRankWithOneMessage) {
 // p4est's allocator), naming the key, the estimate and the memory available.
 TEST_F(TesseraCli, MeshesTooLargeForMemoryAreRefused) {
   for (const char* patches : {"[1000000,1000000]", "[65536,65536]"})
-    expectError(sodCase(), std::string("--set mesh.patches=") + patches, 7,
+    expectError(sodCase(), std::string("--set run.backend=host --set mesh.patches=") + patches, 7,
                 {"mesh.patches", "would need at least", "GB", "available"});
   expectError(sodCase(), "--set mesh.cells_per_patch=128 --set mesh.patches=[2048,2048]", 7,
               {"mesh.patches", "mesh.cells_per_patch", "would need at least"});

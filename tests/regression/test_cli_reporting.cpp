@@ -26,22 +26,25 @@ protected:
 };
 
 TEST_F(DefaultCaseReporting, PrintsTensOfProgressLinesAndASummary) {
-  const Result r = run("default", "");
+  const Result r = run("default", "--set run.backend=host");
   ASSERT_EQ(r.exitCode, 0) << r.output;
   const std::string log = fileText(dir_ / "default" / "log.jsonl");
   const int steps = countOf(log, "\"event\":\"step\"");
   ASSERT_GT(steps, 500) << "the default case takes hundreds of steps";
+  EXPECT_EQ(r.output.find("back end"), std::string::npos) << "a host run names no back end";
   const int lines = linesStartingWith(r.output, "step ");
-  EXPECT_GE(lines, 11) << "the first step and one per output (10) at least\n" << r.output;
+  // The first and the last step, and (where there is VTK output) one per output at least.
+  EXPECT_GE(lines, TESSERA_HAS_VTK ? 11 : 2) << r.output;
   EXPECT_LE(lines, 60) << r.output;
   // The summary: where it ended, the cells, the rate, the time split, the output and checkpoint.
   for (const char* row : {"tessera: finished at step", "\n  cells ", "\n  cell-updates/s ",
                           "\n  time split ", "\n  output ", "\n  checkpoint "})
     EXPECT_EQ(countOf(r.output, row), 1) << row << "\n" << r.output;
-  EXPECT_NE(r.output.find("sedov2d.pvd"), std::string::npos) << r.output;
-  EXPECT_EQ(r.output.find("back end"), std::string::npos) << "a host run names no back end";
   EXPECT_EQ(countOf(log, "\"event\":\"finish\""), 1);
+#if TESSERA_HAS_VTK
+  EXPECT_NE(r.output.find("sedov2d.pvd"), std::string::npos) << r.output;
   EXPECT_EQ(countOf(log, "\"event\":\"output\""), 11) << "t = 0 and every 0.01 to 0.1";
+#endif
 }
 
 TEST_F(DefaultCaseReporting, VerboseAndQuiet) {
@@ -56,16 +59,19 @@ TEST_F(DefaultCaseReporting, VerboseAndQuiet) {
   EXPECT_EQ(countOf(quiet.output, "tessera: finished at step"), 1) << quiet.output;
 }
 
-// Output every 40 steps, or at listed times: the log's output events say when.
+// Output every 40 steps, or at listed times: the log's output events say when (a build without
+// VTK writes no output: only the refusals are checked there).
 TEST_F(DefaultCaseReporting, OutputByStepsAndAtListedTimes) {
   const Result bySteps = run(
       "bySteps", "--set time.end_time=0.01 --set output.every_steps=40 --set output.interval=0");
   ASSERT_EQ(bySteps.exitCode, 0) << bySteps.output;
+#if TESSERA_HAS_VTK
   const std::string log = fileText(dir_ / "bySteps" / "log.jsonl");
   const int steps = countOf(log, "\"event\":\"step\"");
   // The first state, every 40th step before the end, and the end.
   EXPECT_EQ(countOf(log, "\"event\":\"output\""), 1 + (steps - 1) / 40 + 1) << log;
   EXPECT_NE(log.find("\"event\":\"output\",\"step\":40,"), std::string::npos) << log;
+#endif
 
   // The case without its output.interval, which output.times replaces.
   std::string untimed = caseText();
@@ -75,10 +81,12 @@ TEST_F(DefaultCaseReporting, OutputByStepsAndAtListedTimes) {
                                  "--set time.end_time=0.01 --set output.times=[0.002,0.005]",
                                  "atTimes");
   ASSERT_EQ(atTimes.exitCode, 0) << atTimes.output;
+#if TESSERA_HAS_VTK
   const std::string timed = fileText(dir_ / "atTimes" / "log.jsonl");
   EXPECT_EQ(countOf(timed, "\"event\":\"output\""), 4) << timed; // 0, 0.002, 0.005, 0.01
   EXPECT_NE(timed.find("\"time\":0.002,"), std::string::npos) << timed;
   EXPECT_NE(timed.find("\"time\":0.0050000000000000001,"), std::string::npos) << timed;
+#endif
 
   const Result both = run("both", "--set output.times=[0.002] --set output.interval=0.01");
   EXPECT_EQ(both.exitCode, 8) << both.output;

@@ -55,9 +55,10 @@ io::CheckpointInfo openCheckpoint(MPI_Comm comm, const std::filesystem::path& fo
     };
     for (const auto& [key, here] : facts)
       differs(key, valueThere(key), here);
-    for (const auto& [key, there] : info.facts)
-      if (std::none_of(facts.begin(), facts.end(), [&](const auto& f) { return f.first == key; }))
-        differs(key, there, "not set");
+    for (const auto& fact : info.facts)
+      if (std::none_of(facts.begin(), facts.end(),
+                       [&](const auto& f) { return f.first == fact.first; }))
+        differs(fact.first, fact.second, "not set");
     for (const char* name : dataFiles) {
       const auto recorded = std::find_if(info.files.begin(), info.files.end(),
                                          [&](const auto& f) { return f.name == name; });
