@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <stdexcept>
-#include <unordered_set>
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
 #include <vtkCellType.h>
@@ -61,28 +60,7 @@ void checkInput(const Mesh& mesh, int numCells, const std::vector<CellField>& fi
     message += std::to_string(mesh.numCells());
     throw std::invalid_argument(message);
   }
-  std::unordered_set<std::string> names{kCellIdName, kRankName};
-  for (const CellField& field : fields) {
-    // vtkCellData::AddArray silently replaces an array of the same name, so reject duplicates.
-    if (field.name.empty() || !names.insert(field.name).second) {
-      std::string message = "CellField name '";
-      message += field.name;
-      message += "' is empty, repeated or reserved (cell_id, rank)";
-      throw std::invalid_argument(message);
-    }
-    const std::size_t expected = std::size_t(field.components) * std::size_t(numCells);
-    if ((field.components != 1 && field.components != 3) || field.values.size() != expected) {
-      std::string message = "CellField '";
-      message += field.name;
-      message += "' has ";
-      message += std::to_string(field.values.size());
-      message += " values of ";
-      message += std::to_string(field.components);
-      message += " components, expected 1 or 3 components per cell of ";
-      message += std::to_string(numCells);
-      throw std::invalid_argument(message);
-    }
-  }
+  checkCellFields("UnstructuredSeriesWriter", fields, numCells, {kCellIdName, kRankName});
 }
 
 // Whether a cell's nodes are in Gmsh's orientation: its template faces (localFaceNodes) enclose
@@ -171,14 +149,7 @@ vtkSmartPointer<vtkUnstructuredGrid> buildGrid(const Mesh& mesh, int pieceCells,
   grid->SetCells(types, cells);
 
   vtkCellData* cellData = grid->GetCellData();
-  for (const CellField& field : fields) {
-    vtkNew<vtkDoubleArray> values;
-    values->SetName(field.name.c_str());
-    values->SetNumberOfComponents(field.components);
-    values->SetNumberOfTuples(numCells);
-    std::copy(field.values.begin(), field.values.end(), values->GetPointer(0));
-    cellData->AddArray(values);
-  }
+  detail::addCellFields(cellData, fields, numCells);
   vtkNew<vtkIntArray> cellId, rankOf;
   cellId->SetName(kCellIdName);
   rankOf->SetName(kRankName);
@@ -196,9 +167,9 @@ vtkSmartPointer<vtkUnstructuredGrid> buildGrid(const Mesh& mesh, int pieceCells,
 } // namespace
 
 UnstructuredSeriesWriter::UnstructuredSeriesWriter(fs::path directory, std::string baseName,
-                                                   int rank, int numRanks)
+                                                   int rank, int numRanks, SeriesClock clock)
     : directory_(std::move(directory)), baseName_(std::move(baseName)), rank_(rank),
-      numRanks_(numRanks) {
+      numRanks_(numRanks), clock_(clock) {
   detail::checkSeriesNames("UnstructuredSeriesWriter", baseName_, rank_, numRanks_);
 }
 
@@ -208,7 +179,7 @@ fs::path UnstructuredSeriesWriter::write(int step, double time, const Mesh& mesh
   checkInput(mesh, numCells, fields, piece);
   const auto grid = buildGrid(mesh, numCells, piece.ids, fields, rank_);
   return detail::writeSeriesStep(directory_, baseName_, rank_, numRanks_, step, time, grid,
-                                 written_);
+                                 written_, clock_);
 }
 
 fs::path UnstructuredSeriesWriter::seriesPath() const {

@@ -18,16 +18,10 @@
 #include <vector>
 
 #include "engine/unstructured/mesh.hpp"
+#include "io/cell_fields.hpp"
 #include "physics/euler/euler.hpp"
 
 namespace tessera::io {
-
-// One value (components = 1) or one vector (components = 3) per cell, cell after cell.
-struct CellField {
-  std::string name;
-  int components = 1;
-  std::vector<double> values;
-};
 
 // density, velocity (3 components) and pressure of conserved Euler states ([cell][5]).
 std::vector<CellField> eulerCellFields(const Euler<3>& pde, std::span<const double> conserved);
@@ -43,8 +37,10 @@ struct PieceCells {
 class UnstructuredSeriesWriter {
 public:
   // Throws std::invalid_argument unless 0 <= rank < numRanks and baseName is a plain file name.
+  // clock: Iteration for a steady run, whose steps are pseudo-time iterations (write's `time` is
+  // then the iteration count).
   UnstructuredSeriesWriter(std::filesystem::path directory, std::string baseName, int rank,
-                           int numRanks);
+                           int numRanks, SeriesClock clock = SeriesClock::Time);
 
   // Writes this rank's cells of one output step and, on rank 0, the .pvtu and the .pvd with every
   // step this writer has written (a step written again replaces its entry). Returns the .pvtu's
@@ -68,6 +64,7 @@ private:
   std::filesystem::path directory_;
   std::string baseName_;
   int rank_, numRanks_;
+  SeriesClock clock_;
   std::vector<std::pair<double, std::string>> written_; // (time, .pvtu name relative to directory)
 };
 

@@ -1,8 +1,10 @@
 #include "io/vtk_output.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <stdexcept>
-#include <unordered_set>
+#include <unordered_map>
 #include <utility>
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
@@ -36,7 +38,7 @@ constexpr const char* kLevelName = "level";
 constexpr const char* kRankName = "rank";
 
 // Rejects inconsistent input before any file is touched, so a bad call leaves the output as it was.
-void checkInput(const PatchMesh& mesh, const std::vector<CellArray>& arrays) {
+void checkInput(const PatchMesh& mesh, const std::vector<CellField>& fields) {
   if (mesh.dim != 2 && mesh.dim != 3)
     throw std::invalid_argument("PatchMesh: dim must be 2 or 3, got " + std::to_string(mesh.dim));
   if (mesh.cellsPerAxis < 1)
@@ -48,42 +50,102 @@ void checkInput(const PatchMesh& mesh, const std::vector<CellArray>& arrays) {
     throw std::invalid_argument("PatchMesh: " + std::to_string(patches) +
                                 " patches need 3 origin, 3 dx and 1 level value each");
 
-  const long long expected = mesh.numCells();
-  std::unordered_set<std::string> names{kPatchIdName, kLevelName, kRankName};
-  for (const CellArray& array : arrays) {
-    // vtkCellData::AddArray silently replaces an array of the same name, so reject duplicates.
-    if (array.name.empty() || !names.insert(array.name).second)
-      throw std::invalid_argument("CellArray name '" + array.name +
-                                  "' is empty, repeated or reserved (patch_id, level, rank)");
-    if (std::ssize(array.values) != expected)
-      throw std::invalid_argument("CellArray '" + array.name + "' has " +
-                                  std::to_string(array.values.size()) + " values, expected " +
-                                  std::to_string(expected) + " (mesh.numCells())");
-  }
+  checkCellFields("VtkSeriesWriter", fields, mesh.numCells(),
+                  {kPatchIdName, kLevelName, kRankName});
 }
 
-// The mesh as an unstructured grid: each patch gets its own (N+1)^dim lattice of corner points
-// (x fastest) and N^dim quads or hexahedra in PatchMesh cell order, so cell c of the grid is value
-// c of every CellArray.
+// A corner's place on the lattice of the piece's finest cells: integers, so that the corners that
+// neighbouring patches compute from their own origins meet exactly.
+struct LatticePoint {
+  long long x, y, z;
+  bool operator==(const LatticePoint&) const = default;
+};
+struct LatticePointHash {
+  std::size_t operator()(const LatticePoint& p) const {
+    const std::uint64_t h = std::uint64_t(p.x) * 0x9E3779B97F4A7C15ull ^
+                            std::uint64_t(p.y) * 0xC2B2AE3D27D4EB4Full ^
+                            std::uint64_t(p.z) * 0x165667B19E3779F9ull;
+    return std::size_t(h ^ (h >> 29));
+  }
+};
+
+// The point of every patch corner (patch after patch, (N+1)^dim corners each, x fastest): corners
+// at one place share one point, numbered in order of first appearance. Patches are placed on the
+// lattice of the piece's smallest cells from their lowest corner; one that does not sit on it
+// (cell sizes that are no integer multiple of the smallest, as no adaptive mesh has) keeps points
+// of its own.
+std::vector<vtkIdType> sharedCorners(const PatchMesh& mesh) {
+  const int dim = mesh.dim;
+  const long long corners = mesh.cellsPerAxis + 1;
+  const long long pointsPerPatch = dim == 2 ? corners * corners : corners * corners * corners;
+  double lower[3] = {0.0, 0.0, 0.0}, finest[3] = {1.0, 1.0, 1.0};
+  for (int a = 0; a < dim; ++a)
+    for (int p = 0; p < mesh.numPatches(); ++p) {
+      lower[a] = p == 0 ? mesh.origin[3 * p + a] : std::min(lower[a], mesh.origin[3 * p + a]);
+      finest[a] = p == 0 ? mesh.dx[3 * p + a] : std::min(finest[a], mesh.dx[3 * p + a]);
+    }
+  std::vector<vtkIdType> pointOf(std::size_t(pointsPerPatch * mesh.numPatches()));
+  std::unordered_map<LatticePoint, vtkIdType, LatticePointHash> points;
+  points.reserve(pointOf.size() / 2);
+  std::vector<std::size_t> offLattice; // patches whose points come after the shared ones
+  for (int p = 0; p < mesh.numPatches(); ++p) {
+    long long start[3] = {0, 0, 0}, step[3] = {0, 0, 0};
+    bool onLattice = true;
+    for (int a = 0; a < dim; ++a) {
+      const double first = (mesh.origin[3 * p + a] - lower[a]) / finest[a];
+      const double ratio = mesh.dx[3 * p + a] / finest[a];
+      start[a] = std::llround(first);
+      step[a] = std::llround(ratio);
+      onLattice = onLattice && std::fabs(first - double(start[a])) <= 1e-6 &&
+                  std::fabs(ratio - double(step[a])) <= 1e-6;
+    }
+    if (!onLattice) { // a patch whose cells are no multiple of the finest: its own points
+      offLattice.push_back(std::size_t(p));
+      continue;
+    }
+    for (long long q = 0; q < pointsPerPatch; ++q) {
+      const long long i = q % corners, j = q / corners % corners, k = q / corners / corners;
+      const LatticePoint at{start[0] + i * step[0], start[1] + j * step[1], start[2] + k * step[2]};
+      const auto [place, added] = points.try_emplace(at, vtkIdType(points.size()));
+      pointOf[std::size_t(p * pointsPerPatch + q)] = place->second;
+    }
+  }
+  vtkIdType next = vtkIdType(points.size());
+  for (const std::size_t p : offLattice)
+    for (long long q = 0; q < pointsPerPatch; ++q)
+      pointOf[p * std::size_t(pointsPerPatch) + std::size_t(q)] = next++;
+  return pointOf;
+}
+
+// The mesh as an unstructured grid: each patch's (N+1)^dim lattice of corners (x fastest) as
+// shared points (sharedCorners) and N^dim quads or hexahedra in PatchMesh cell order, so cell c of
+// the grid is tuple c of every field.
 vtkSmartPointer<vtkUnstructuredGrid> buildGrid(const PatchMesh& mesh,
-                                               const std::vector<CellArray>& arrays, int rank) {
+                                               const std::vector<CellField>& fields, int rank) {
   const int dim = mesh.dim;
   const vtkIdType n = mesh.cellsPerAxis, corners = n + 1;
   const vtkIdType cellsPerPatch = dim == 2 ? n * n : n * n * n;
   const vtkIdType pointsPerPatch = dim == 2 ? corners * corners : corners * corners * corners;
   const vtkIdType numCells = mesh.numCells();
 
+  // Every patch's (N+1)^dim corners, x fastest, as points of the piece: a corner that two patches
+  // share (same-level neighbours' faces, and coarse corners a finer patch touches) is one point.
+  const std::vector<vtkIdType> pointOf = sharedCorners(mesh);
+  vtkIdType numPoints = 0;
+  for (const vtkIdType id : pointOf)
+    numPoints = std::max(numPoints, id + 1);
   vtkNew<vtkDoubleArray> coords; // double, so corners are exactly origin + i * dx
   coords->SetNumberOfComponents(3);
-  coords->SetNumberOfTuples(pointsPerPatch * mesh.numPatches());
+  coords->SetNumberOfTuples(numPoints);
   double* xyz = coords->GetPointer(0);
   for (int p = 0; p < mesh.numPatches(); ++p)
     for (vtkIdType q = 0; q < pointsPerPatch; ++q) {
       vtkIdType rest = q;
+      double* point = xyz + 3 * pointOf[std::size_t(p * pointsPerPatch + q)];
       for (int a = 0; a < 3; ++a) {
         const vtkIdType i = rest % corners;
         rest /= corners;
-        *xyz++ = a < dim ? mesh.origin[3 * p + a] + double(i) * mesh.dx[3 * p + a] : 0.0;
+        point[a] = a < dim ? mesh.origin[3 * p + a] + double(i) * mesh.dx[3 * p + a] : 0.0;
       }
     }
   vtkNew<vtkPoints> points;
@@ -105,7 +167,7 @@ vtkSmartPointer<vtkUnstructuredGrid> buildGrid(const PatchMesh& mesh,
       const vtkIdType i = c % n, j = c / n % n, k = c / (n * n);
       const vtkIdType lower = p * pointsPerPatch + i + corners * (j + corners * k);
       for (vtkIdType corner = 0; corner < cornersPerCell; ++corner)
-        *ids++ = lower + cornerOffsets[corner];
+        *ids++ = pointOf[std::size_t(lower + cornerOffsets[corner])];
     }
   vtkNew<vtkCellArray> cells;
   cells->SetData(cornersPerCell, connectivity);
@@ -115,13 +177,7 @@ vtkSmartPointer<vtkUnstructuredGrid> buildGrid(const PatchMesh& mesh,
   grid->SetCells(dim == 2 ? VTK_QUAD : VTK_HEXAHEDRON, cells);
 
   vtkCellData* cellData = grid->GetCellData();
-  for (const CellArray& array : arrays) {
-    vtkNew<vtkDoubleArray> values;
-    values->SetName(array.name.c_str());
-    values->SetNumberOfValues(numCells);
-    std::copy(array.values.begin(), array.values.end(), values->GetPointer(0));
-    cellData->AddArray(values);
-  }
+  detail::addCellFields(cellData, fields, numCells);
   vtkNew<vtkIntArray> patchId, level, rankOf;
   patchId->SetName(kPatchIdName);
   level->SetName(kLevelName);
@@ -148,9 +204,9 @@ VtkSeriesWriter::VtkSeriesWriter(fs::path directory, std::string baseName, int r
 }
 
 fs::path VtkSeriesWriter::write(int step, double time, const PatchMesh& mesh,
-                                const std::vector<CellArray>& arrays) {
-  checkInput(mesh, arrays);
-  const auto grid = buildGrid(mesh, arrays, rank_);
+                                const std::vector<CellField>& fields) {
+  checkInput(mesh, fields);
+  const auto grid = buildGrid(mesh, fields, rank_);
   return detail::writeSeriesStep(directory_, baseName_, rank_, numRanks_, step, time, grid,
                                  written_);
 }

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "io/cell_fields.hpp"
+
 namespace tessera::io {
 
 // The output cells of one rank: the interior cells of its patches, patch after patch, x fastest
@@ -24,21 +26,18 @@ struct PatchMesh {
   long long numCells() const;
 };
 
-// A cell-data array: one value per output cell, in PatchMesh order.
-struct CellArray {
-  std::string name;
-  std::vector<double> values;
-};
-
 // Writes the steps of one run into `directory` (created if missing):
 //   <base>.pvd                       the time series ParaView opens
 //   <base>_<step>.pvtu               one per output step
 //   <base>_<step>/rank_<rank>.vtu    one per rank and output step
 //   (<step> is the step number in six digits, so that listings sort in time order)
 // Paths inside the .pvd and .pvtu files are relative to `directory`. Pieces are binary inline
-// data compressed with zlib; cells are VTK_QUAD (2D) or VTK_HEXAHEDRON (3D), and patches do not
-// share points. Cell data: the given arrays (Float64) plus Int32 arrays patch_id, level and rank.
-// All ranks must pass the same array names in the same order: the .pvtu lists rank 0's arrays.
+// data compressed with zlib; cells are VTK_QUAD (2D) or VTK_HEXAHEDRON (3D) on points shared
+// within a piece: neighbouring patches of one level share their face's points, so contours and
+// Cell Data to Point Data are continuous inside a level (at a level jump the finer side's points
+// in the middle of a coarse face are hanging nodes, and a contour may open there). Cell data: the
+// given fields (Float64, in PatchMesh order) plus Int32 arrays patch_id, level and rank. All ranks
+// must pass the same fields in the same order: the .pvtu lists rank 0's.
 //
 // Ordering across ranks: rank 0's write() of a step writes its own piece, then the .pvtu that
 // names every rank's piece, then the .pvd; ranks > 0 write only their piece. So rank 0 must call
@@ -51,11 +50,11 @@ public:
 
   // Writes one output step and, on rank 0, the .pvtu and the .pvd with every step this writer has
   // written (a step written again replaces its entry). Returns the path of the .pvtu on every
-  // rank. Throws std::invalid_argument for an inconsistent mesh or an array without
-  // mesh.numCells() values (before any file is touched), std::runtime_error (or
+  // rank. Throws std::invalid_argument for an inconsistent mesh or a field without a value or
+  // vector for each of mesh.numCells() cells (before any file is touched), std::runtime_error (or
   // std::filesystem::filesystem_error) naming the file when writing fails.
   std::filesystem::path write(int step, double time, const PatchMesh& mesh,
-                              const std::vector<CellArray>& arrays);
+                              const std::vector<CellField>& fields);
 
   std::filesystem::path seriesPath() const;
 

@@ -9,8 +9,11 @@
 #include <stdexcept>
 #include <vtkCellData.h>
 #include <vtkDataArray.h>
+#include <vtkDoubleArray.h>
 #include <vtkErrorCode.h>
+#include <vtkFieldData.h>
 #include <vtkIndent.h>
+#include <vtkIntArray.h>
 #include <vtkNew.h>
 #include <vtkUnstructuredGrid.h>
 #include <vtkXMLDataElement.h>
@@ -126,6 +129,17 @@ vtkNew<vtkXMLDataElement> seriesElement(const std::vector<std::pair<double, std:
 
 } // namespace
 
+void addCellFields(vtkCellData* cellData, const std::vector<CellField>& fields, long long cells) {
+  for (const CellField& field : fields) {
+    vtkNew<vtkDoubleArray> values;
+    values->SetName(field.name.c_str());
+    values->SetNumberOfComponents(field.components);
+    values->SetNumberOfTuples(cells);
+    std::copy(field.values.begin(), field.values.end(), values->GetPointer(0));
+    cellData->AddArray(values);
+  }
+}
+
 void checkSeriesNames(std::string_view writer, const std::string& baseName, int rank,
                       int numRanks) {
   std::string message(writer);
@@ -147,7 +161,18 @@ void checkSeriesNames(std::string_view writer, const std::string& baseName, int 
 
 fs::path writeSeriesStep(const fs::path& directory, const std::string& baseName, int rank,
                          int numRanks, int step, double time, vtkUnstructuredGrid* grid,
-                         std::vector<std::pair<double, std::string>>& written) {
+                         std::vector<std::pair<double, std::string>>& written, SeriesClock clock) {
+  if (clock == SeriesClock::Time) {
+    vtkNew<vtkDoubleArray> value;
+    value->SetName("TIME");
+    value->InsertNextValue(time);
+    grid->GetFieldData()->AddArray(value);
+  } else {
+    vtkNew<vtkIntArray> value;
+    value->SetName("iteration");
+    value->InsertNextValue(step);
+    grid->GetFieldData()->AddArray(value);
+  }
   char number[16];
   std::snprintf(number, sizeof number, "%06d", step);
   const std::string stepName = baseName + "_" + number;

@@ -1,14 +1,17 @@
 #pragma once
-// The files every VTK series writer writes, whatever its cells: each rank's .vtu piece, the
-// .pvtu of an output step naming every rank's piece, and the .pvd time series, each written under
-// a temporary name and renamed (io/atomic_file.hpp). Internal to io's VTK sources: it names a VTK
-// type, which io's public headers do not.
+// The files every VTK series writer writes, whatever its cells: each rank's .vtu piece with its
+// cell fields, the .pvtu of an output step naming every rank's piece, and the .pvd time series,
+// each written under a temporary name and renamed (io/atomic_file.hpp). Internal to io's VTK
+// sources: it names a VTK type, which io's public headers do not.
 #include <filesystem>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "io/cell_fields.hpp"
+
+class vtkCellData;
 class vtkUnstructuredGrid;
 
 namespace tessera::io::detail {
@@ -17,6 +20,10 @@ namespace tessera::io::detail {
 // plain file name (it becomes part of relative paths inside the .pvtu and .pvd files).
 void checkSeriesNames(std::string_view writer, const std::string& baseName, int rank, int numRanks);
 
+// Adds the fields (checked: checkCellFields) to a grid's cell data as Float64 arrays of their
+// component count, `cells` tuples each.
+void addCellFields(vtkCellData* cellData, const std::vector<CellField>& fields, long long cells);
+
 // Writes one output step of a series in `directory`:
 //   <base>_<step>/rank_<rank>.vtu    this rank's grid (binary inline, zlib)
 //   <base>_<step>.pvtu               on rank 0: names every rank's piece, with grid's cell arrays
@@ -24,9 +31,13 @@ void checkSeriesNames(std::string_view writer, const std::string& baseName, int 
 // (<step> in six digits, so that listings sort in time order). A step written again replaces
 // its entry in `written`. Returns the .pvtu's path on every rank. Throws std::runtime_error (or
 // std::filesystem::filesystem_error) naming the file where writing fails.
+// Each piece carries its place in the series as field data: TIME (the simulated time, VTK's name
+// for it) or, for a steady run's pseudo-time steps, iteration (their count, which then also orders
+// the .pvd).
 std::filesystem::path writeSeriesStep(const std::filesystem::path& directory,
                                       const std::string& baseName, int rank, int numRanks, int step,
                                       double time, vtkUnstructuredGrid* grid,
-                                      std::vector<std::pair<double, std::string>>& written);
+                                      std::vector<std::pair<double, std::string>>& written,
+                                      SeriesClock clock = SeriesClock::Time);
 
 } // namespace tessera::io::detail

@@ -115,10 +115,10 @@ int main(int argc, char** argv) {
     if (rank == 0) {
       MPI_Barrier(MPI_COMM_WORLD);
       writer.write(int(solver.step()), solver.time(), mesh,
-                   tessera::io::cellArrays(kGas, solver.hostState()));
+                   tessera::io::cellFields(kGas, solver.hostState()));
     } else {
       writer.write(int(solver.step()), solver.time(), mesh,
-                   tessera::io::cellArrays(kGas, solver.hostState()));
+                   tessera::io::cellFields(kGas, solver.hostState()));
       MPI_Barrier(MPI_COMM_WORLD);
     }
   };

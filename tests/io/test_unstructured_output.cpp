@@ -16,6 +16,7 @@
 #include <vtkCellData.h>
 #include <vtkCellType.h>
 #include <vtkDoubleArray.h>
+#include <vtkFieldData.h>
 #include <vtkIntArray.h>
 #include <vtkNew.h>
 #include <vtkPoints.h>
@@ -207,6 +208,26 @@ TEST_F(UnstructuredOutput, SeriesReadsBackExactly) {
   EXPECT_EQ(std::stod(collection->GetNestedElement(1)->GetAttribute("timestep")), 0.125);
   for (const auto& entry : fs::recursive_directory_iterator(dir_))
     EXPECT_NE(entry.path().extension(), ".tmp") << entry.path();
+}
+
+// Each piece says where in the series it stands: TIME, or a steady run's iteration.
+TEST_F(UnstructuredOutput, PiecesCarryTheirTimeOrIteration) {
+  const Mesh mesh = mixedMesh();
+  UnstructuredSeriesWriter timed(dir_, "timed", 0, 1);
+  timed.write(7, 0.125, mesh, fieldsFor(mesh, 0.0));
+  const auto atTime = readVtu(dir_ / "timed_000007" / "rank_0.vtu");
+  auto* time = vtkDoubleArray::SafeDownCast(atTime->GetFieldData()->GetArray("TIME"));
+  ASSERT_NE(time, nullptr);
+  EXPECT_EQ(time->GetValue(0), 0.125);
+  EXPECT_EQ(atTime->GetFieldData()->GetArray("iteration"), nullptr);
+
+  UnstructuredSeriesWriter steady(dir_, "steady", 0, 1, SeriesClock::Iteration);
+  steady.write(230, 230.0, mesh, fieldsFor(mesh, 0.0));
+  const auto atIteration = readVtu(dir_ / "steady_000230" / "rank_0.vtu");
+  auto* iteration = vtkIntArray::SafeDownCast(atIteration->GetFieldData()->GetArray("iteration"));
+  ASSERT_NE(iteration, nullptr);
+  EXPECT_EQ(iteration->GetValue(0), 230);
+  EXPECT_EQ(atIteration->GetFieldData()->GetArray("TIME"), nullptr);
 }
 
 TEST_F(UnstructuredOutput, BadFieldsThrowBeforeWriting) {

@@ -61,12 +61,14 @@ PatchMesh subMesh(const PatchMesh& m, int first, int last) {
   return s;
 }
 
-// Values that differ from cell to cell and from step to step (`seed`).
-std::vector<CellArray> arraysFor(const PatchMesh& m, double seed) {
-  std::vector<CellArray> arrays{{"density", {}}, {"pressure", {}}};
+// Values that differ from cell to cell and from step to step (`seed`): two scalars and a vector.
+std::vector<CellField> arraysFor(const PatchMesh& m, double seed) {
+  std::vector<CellField> arrays{{"density", 1, {}}, {"pressure", 1, {}}, {"velocity", 3, {}}};
   for (long long c = 0; c < m.numCells(); ++c) {
     arrays[0].values.push_back(std::sin(double(c) + seed));
     arrays[1].values.push_back(1e5 * std::cos(0.37 * double(c)) + seed / 3.0);
+    for (int a = 0; a < 3; ++a)
+      arrays[2].values.push_back(double(a) - std::sin(0.1 * double(c) * (a + 1) + seed));
   }
   return arrays;
 }
@@ -74,7 +76,7 @@ std::vector<CellArray> arraysFor(const PatchMesh& m, double seed) {
 // One rank's expected piece.
 struct Piece {
   PatchMesh mesh;
-  std::vector<CellArray> arrays;
+  std::vector<CellField> arrays;
   int rank = 0;
 };
 
@@ -119,11 +121,14 @@ void expectGridHolds(vtkUnstructuredGrid* grid, const std::vector<Piece>& pieces
     const PatchMesh& m = piece.mesh;
     const int n = m.cellsPerAxis;
     const long long perPatch = m.numCells() / m.numPatches();
-    for (const CellArray& expected : piece.arrays) {
+    for (const CellField& expected : piece.arrays) {
       auto* values = vtkDoubleArray::SafeDownCast(data->GetArray(expected.name.c_str()));
       ASSERT_NE(values, nullptr) << expected.name;
-      for (long long c = 0; c < m.numCells(); ++c)
-        ASSERT_EQ(values->GetValue(cell + c), expected.values[c]) << expected.name << " cell " << c;
+      const int k = expected.components;
+      ASSERT_EQ(values->GetNumberOfComponents(), k) << expected.name;
+      for (long long c = 0; c < k * m.numCells(); ++c)
+        ASSERT_EQ(values->GetValue(k * cell + c), expected.values[c])
+            << expected.name << " value " << c;
     }
     for (long long c = 0; c < m.numCells(); ++c, ++cell) {
       const long long p = c / perPatch, local = c % perPatch;
@@ -210,7 +215,7 @@ TEST_F(VtkRoundTrip, NumCellsCountsAllPatches) {
 
 TEST_F(VtkRoundTrip, TwoDimensionalSeries) {
   const PatchMesh mesh = mesh2D();
-  const std::vector<CellArray> step0 = arraysFor(mesh, 0.0), step5 = arraysFor(mesh, 2.5);
+  const std::vector<CellField> step0 = arraysFor(mesh, 0.0), step5 = arraysFor(mesh, 2.5);
   const double time5 = 1.0 / 3.0; // needs all 17 digits to read back exactly
 
   VtkSeriesWriter writer(dir_, "flow", 0, 1);
@@ -235,7 +240,7 @@ TEST_F(VtkRoundTrip, TwoDimensionalSeries) {
 
 TEST_F(VtkRoundTrip, ThreeDimensionalHexahedra) {
   const PatchMesh mesh = mesh3D();
-  const std::vector<CellArray> arrays = arraysFor(mesh, 1.0);
+  const std::vector<CellField> arrays = arraysFor(mesh, 1.0);
   VtkSeriesWriter writer(dir_ / "nested" / "out", "cube", 0, 1); // missing folders are created
   const fs::path pvtu = writer.write(3, 0.75, mesh, arrays);
 
@@ -252,7 +257,7 @@ TEST_F(VtkRoundTrip, ThreeDimensionalHexahedra) {
 TEST_F(VtkRoundTrip, TwoRanksShareOneSummary) {
   const PatchMesh whole = mesh2D();
   const PatchMesh mesh0 = subMesh(whole, 0, 2), mesh1 = subMesh(whole, 2, 3);
-  const std::vector<CellArray> arrays0 = arraysFor(mesh0, 0.5), arrays1 = arraysFor(mesh1, 7.0);
+  const std::vector<CellField> arrays0 = arraysFor(mesh0, 0.5), arrays1 = arraysFor(mesh1, 7.0);
 
   // Rank 1 first: it writes only its piece, no summary and no series.
   VtkSeriesWriter writer1(dir_, "run", 1, 2);
@@ -277,16 +282,35 @@ TEST_F(VtkRoundTrip, RewrittenStepKeepsOneSeriesEntry) {
   const PatchMesh mesh = mesh2D();
   VtkSeriesWriter writer(dir_, "flow", 0, 1);
   writer.write(1, 0.5, mesh, arraysFor(mesh, 0.0));
-  const std::vector<CellArray> again = arraysFor(mesh, 9.0);
+  const std::vector<CellField> again = arraysFor(mesh, 9.0);
   writer.write(1, 0.5, mesh, again);
 
   expectGridHolds(readPvtu(dir_ / "flow_000001.pvtu"), {{mesh, again, 0}});
   EXPECT_EQ(readSeries(writer.seriesPath()).size(), 1u);
 }
 
+// Patches of one level share the points of their common face, and a finer patch the coarse corners
+// it touches: two level-0 patches of 4^2 cells side by side and a level-1 patch on the first one's
+// top edge have 25 + 20 + (25 - 3) points, not 75; every cell's corners are still right.
+TEST_F(VtkRoundTrip, NeighbouringPatchesSharePoints) {
+  PatchMesh mesh;
+  mesh.dim = 2;
+  mesh.cellsPerAxis = 4;
+  mesh.origin = {0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0};
+  mesh.dx = {0.25, 0.25, 0.0, 0.25, 0.25, 0.0, 0.125, 0.125, 0.0};
+  mesh.patchId = {0, 1, 2};
+  mesh.level = {0, 0, 1};
+  const std::vector<CellField> arrays = arraysFor(mesh, 0.0);
+  VtkSeriesWriter writer(dir_, "flow", 0, 1);
+  writer.write(0, 0.0, mesh, arrays);
+  const auto grid = readPvtu(dir_ / "flow_000000.pvtu");
+  EXPECT_EQ(grid->GetNumberOfPoints(), 67);
+  expectGridHolds(grid, {{mesh, arrays, 0}});
+}
+
 TEST_F(VtkRoundTrip, MismatchedArraySizeThrows) {
   const PatchMesh mesh = mesh2D();
-  std::vector<CellArray> arrays = arraysFor(mesh, 0.0);
+  std::vector<CellField> arrays = arraysFor(mesh, 0.0);
   arrays[1].values.pop_back();
   VtkSeriesWriter writer(dir_, "flow", 0, 1);
   try {
@@ -306,7 +330,7 @@ TEST_F(VtkRoundTrip, InvalidInputThrows) {
   EXPECT_THROW(VtkSeriesWriter(dir_, "a/b", 0, 1), std::invalid_argument);
   const PatchMesh mesh = mesh2D();
   VtkSeriesWriter writer(dir_, "flow", 0, 1);
-  std::vector<CellArray> arrays = arraysFor(mesh, 0.0);
+  std::vector<CellField> arrays = arraysFor(mesh, 0.0);
   arrays[1].name = "rank";
   EXPECT_THROW(writer.write(0, 0.0, mesh, arrays), std::invalid_argument);
   PatchMesh broken = mesh;

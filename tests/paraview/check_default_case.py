@@ -53,6 +53,10 @@ def main():
         for name in ("density", "pressure", "level"):
             if name not in arrays:
                 fail("time %g has no cell array %r (has %s)" % (t, name, sorted(arrays)))
+        # Vectors are vectors (Glyph and Stream Tracer take them as they are).
+        for name in ("velocity", "momentum"):
+            if name not in arrays or reader.CellData[name].GetNumberOfComponents() != 3:
+                fail("time %g has no 3-component cell array %r (has %s)" % (t, name, sorted(arrays)))
         integral = simple.IntegrateVariables(Input=reader)
         integral.UpdatePipeline(t)
         totals = dsa.WrapDataObject(servermanager.Fetch(integral))

@@ -185,13 +185,13 @@ int simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme&
   const auto writeOutput = [&]() {
     writeOutputStep(run, log, solver.step(), solver.time(), [&] {
       return writer.write(int(solver.step()), solver.time(), outputMesh(),
-                          io::cellArrays(solver.pde(), solver.hostState()));
+                          io::cellFields(solver.pde(), solver.hostState()));
     });
   };
   const auto series = [&] { return writer.written(); };
   const auto writeUnphysicalState = [&] {
     io::VtkSeriesWriter diagnostic(run.directory, run.name + "_unphysical", rank, ranks);
-    std::vector<io::CellArray> arrays = io::cellArrays(solver.pde(), solver.hostState());
+    std::vector<io::CellField> arrays = io::cellFields(solver.pde(), solver.hostState());
     arrays.push_back(io::unphysicalCells(solver.pde(), solver.hostState()));
     const auto file = writeRankZeroLast(
         [&] { return diagnostic.write(int(solver.step()), solver.time(), outputMesh(), arrays); });

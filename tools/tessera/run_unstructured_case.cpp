@@ -295,10 +295,12 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
   RunCheckpoints checkpoints(kept.settings, run, kept.facts, cfg.effectiveToml(), kept.backend, 0.0,
                              request.started);
 #if TESSERA_HAS_VTK
-  io::UnstructuredSeriesWriter writer(run.directory, run.name, rank, ranks);
+  io::UnstructuredSeriesWriter writer(run.directory, run.name, rank, ranks,
+                                      io::SeriesClock::Iteration);
   if (resumed)
     writer.resume(resumed->series);
-  // A steady run numbers its outputs by iteration, which also stands in for their time.
+  // A steady run numbers its outputs by iteration: each piece says so (field data "iteration"),
+  // and the series is ordered by it.
   const auto writeOutputAt = [&](long long iteration) {
     writeOutputStep(run, log, iteration, double(iteration), [&] {
       return writeCells(writer, iteration, double(iteration), solver.euler());
