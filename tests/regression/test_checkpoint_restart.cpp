@@ -159,33 +159,7 @@ TEST_F(CheckpointRestart, UnphysicalStateKeepsTheLastGoodCheckpoint) {
 // to round-off, not bitwise); one of the device continued on the device ends bitwise where the
 // uninterrupted device run ends. Skipped where this build or machine has no device.
 TEST_F(CheckpointRestart, ContinuesAcrossBackEnds) {
-  const std::string every = "--set checkpoint.every_steps=40 --set checkpoint.keep=100 ";
-  const Result device = run("device", every + "--set run.backend=device");
-  if (device.exitCode == 12)
-    GTEST_SKIP() << "no device: " << device.output;
-  ASSERT_EQ(device.exitCode, 0) << device.output;
-  ASSERT_EQ(run("host", every + "--set run.backend=host").exitCode, 0);
-  const fs::path end = lastCheckpoint("host");
-  for (const auto& [from, to, backend] : std::array<std::array<std::string, 3>, 2>{
-           {{"device", "deviceThenHost", "host"}, {"host", "hostThenDevice", "device"}}}) {
-    const Result r =
-        run(to, "--set run.backend=" + backend + " --restart " + copyCheckpoint(from, 40, to));
-    ASSERT_EQ(r.exitCode, 0) << r.output;
-    const std::vector<double> actual = stateValues(dir_ / to / "checkpoints" / end.filename());
-    for (const char* uninterrupted : {"device", "host"}) {
-      const std::vector<double> expected =
-          stateValues(dir_ / uninterrupted / "checkpoints" / end.filename());
-      ASSERT_EQ(actual.size(), expected.size()) << to << " against " << uninterrupted;
-      EXPECT_LE(relativeDifference(expected, actual), 1e-12) << to << " against " << uninterrupted;
-    }
-  }
-  // On the device itself, bitwise: its refluxing adds in a fixed order.
-  const Result again =
-      run("deviceThenDevice",
-          "--set run.backend=device --restart " + copyCheckpoint("device", 40, "deviceThenDevice"));
-  ASSERT_EQ(again.exitCode, 0) << again.output;
-  EXPECT_EQ(fileText(dir_ / "device" / "checkpoints" / end.filename() / "state.bin"),
-            fileText(dir_ / "deviceThenDevice" / "checkpoints" / end.filename() / "state.bin"));
+  expectContinuesAcrossBackEnds(40);
 }
 
 // Refusals, exit code 14, the file and what is wrong named, the checkpoint left as it was.

@@ -95,30 +95,7 @@ TEST_F(UnstructuredExplicitRestart, ContinuesOnAnotherRankCount) {
 // both uninterrupted runs; a device one continued on the device, bitwise (the forced coloring is
 // race-free there too). Skipped where this build or machine has no device.
 TEST_F(UnstructuredExplicitRestart, ContinuesAcrossBackEnds) {
-  const std::string every = "--set checkpoint.every_steps=20 --set checkpoint.keep=100 ";
-  const Result device = run("device", every + "--set run.backend=device");
-  if (device.exitCode == 12)
-    GTEST_SKIP() << "no device: " << device.output;
-  ASSERT_EQ(device.exitCode, 0) << device.output;
-  ASSERT_EQ(run("host", every + "--set run.backend=host").exitCode, 0);
-  const fs::path end = lastCheckpoint("host");
-  for (const auto& [from, to, backend] :
-       std::array<std::array<std::string, 3>, 3>{{{"device", "deviceThenHost", "host"},
-                                                  {"host", "hostThenDevice", "device"},
-                                                  {"device", "deviceThenDevice", "device"}}}) {
-    const Result r =
-        run(to, "--set run.backend=" + backend + " --restart " + copyCheckpoint(from, 20, to));
-    ASSERT_EQ(r.exitCode, 0) << r.output;
-    const std::vector<double> actual = stateValues(dir_ / to / "checkpoints" / end.filename());
-    for (const char* uninterrupted : {"device", "host"}) {
-      const std::vector<double> expected =
-          stateValues(dir_ / uninterrupted / "checkpoints" / end.filename());
-      ASSERT_EQ(actual.size(), expected.size()) << to << " against " << uninterrupted;
-      EXPECT_LE(relativeDifference(expected, actual), 1e-12) << to << " against " << uninterrupted;
-    }
-  }
-  EXPECT_EQ(fileText(dir_ / "device" / "checkpoints" / end.filename() / "state.bin"),
-            fileText(dir_ / "deviceThenDevice" / "checkpoints" / end.filename() / "state.bin"));
+  expectContinuesAcrossBackEnds(20);
 }
 
 TEST_F(UnstructuredExplicitRestart, SigtermStopsWithACheckpointToContinueFrom) {

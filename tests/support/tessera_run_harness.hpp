@@ -147,6 +147,39 @@ protected:
     EXPECT_GE(compared, TESSERA_HAS_VTK ? least : 0) << "the output files compared";
   }
 
+  // A device checkpoint (written every `step` steps) continued on the host, a host one on the
+  // device and a device one on the device each end within 1e-12 of both uninterrupted runs, the
+  // last bitwise where the uninterrupted device run ends. Skips the test where this build or
+  // machine has no device.
+  void expectContinuesAcrossBackEnds(long long step) {
+    const std::string every =
+        "--set checkpoint.every_steps=" + std::to_string(step) + " --set checkpoint.keep=100 ";
+    const Result device = run("device", every + "--set run.backend=device");
+    if (device.exitCode == 12)
+      GTEST_SKIP() << "no device: " << device.output;
+    ASSERT_EQ(device.exitCode, 0) << device.output;
+    ASSERT_EQ(run("host", every + "--set run.backend=host").exitCode, 0);
+    const fs::path end = lastCheckpoint("host");
+    for (const auto& [from, to, backend] :
+         std::array<std::array<std::string, 3>, 3>{{{"device", "deviceThenHost", "host"},
+                                                    {"host", "hostThenDevice", "device"},
+                                                    {"device", "deviceThenDevice", "device"}}}) {
+      const Result r =
+          run(to, "--set run.backend=" + backend + " --restart " + copyCheckpoint(from, step, to));
+      ASSERT_EQ(r.exitCode, 0) << r.output;
+      const std::vector<double> actual = stateValues(dir_ / to / "checkpoints" / end.filename());
+      for (const char* uninterrupted : {"device", "host"}) {
+        const std::vector<double> expected =
+            stateValues(dir_ / uninterrupted / "checkpoints" / end.filename());
+        ASSERT_EQ(actual.size(), expected.size()) << to << " against " << uninterrupted;
+        EXPECT_LE(relativeDifference(expected, actual), 1e-12)
+            << to << " against " << uninterrupted;
+      }
+    }
+    EXPECT_EQ(fileText(dir_ / "device" / "checkpoints" / end.filename() / "state.bin"),
+              fileText(dir_ / "deviceThenDevice" / "checkpoints" / end.filename() / "state.bin"));
+  }
+
   // No temporary file or folder anywhere in a run's output.
   void expectNoTemporaries(const std::string& out) const {
     for (const auto& entry : fs::recursive_directory_iterator(dir_ / out))

@@ -12,6 +12,22 @@ namespace {
 // (p4est's quadrant) and the output's points, measured at well under this.
 constexpr double kBytesPerPatchBesidesState = 4096;
 
+// Collective: the ranks of comm on this rank's node.
+int ranksOnThisNode(MPI_Comm comm) {
+  MPI_Comm node;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int nodeRanks = 1;
+  MPI_Comm_size(node, &nodeRanks);
+  MPI_Comm_free(&node);
+  return nodeRanks;
+}
+
+// Collective: the smallest of every rank's value.
+double smallestOverRanks(double value, MPI_Comm comm) {
+  MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MIN, comm);
+  return value;
+}
+
 } // namespace
 
 std::string gigabytes(double bytes) {
@@ -39,27 +55,14 @@ double availableBytesPerRank(MPI_Comm comm) {
       break;
     }
   }
-  MPI_Comm node;
-  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int nodeRanks = 1;
-  MPI_Comm_size(node, &nodeRanks);
-  MPI_Comm_free(&node);
-  double perRank = available / nodeRanks;
-  MPI_Allreduce(MPI_IN_PLACE, &perRank, 1, MPI_DOUBLE, MPI_MIN, comm);
-  return perRank;
+  return smallestOverRanks(available / ranksOnThisNode(comm), comm);
 }
 
 double availableDeviceBytesPerRank(MPI_Comm comm) {
-  MPI_Comm node;
-  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int nodeRanks = 1;
-  MPI_Comm_size(node, &nodeRanks);
-  MPI_Comm_free(&node);
   const int devices = deviceCount();
+  const int nodeRanks = ranksOnThisNode(comm);
   const int sharing = devices > 0 ? (nodeRanks + devices - 1) / devices : 1;
-  double perRank = double(deviceFreeBytes()) / sharing;
-  MPI_Allreduce(MPI_IN_PLACE, &perRank, 1, MPI_DOUBLE, MPI_MIN, comm);
-  return perRank;
+  return smallestOverRanks(double(deviceFreeBytes()) / sharing, comm);
 }
 
 void refuseIfTooLarge(const io::Config& cfg, const PatchRunSize& size, MPI_Comm comm) {
