@@ -5,7 +5,10 @@
 #     python3-paraview conflicts with python3-vtk9, which libvtk9-dev needs, so the two cannot be
 #     installed together and ParaView's VTK is the one available.
 # Configure prints which one it uses; where none is usable it says what to install on this machine.
-set(_tessera_vtk_components CommonCore CommonDataModel CommonMisc IOCore IOXML IOXMLParser)
+# FiltersAMR, IOParallelXML, ParallelCore and ParallelMPI: the AMR output, written through VTK's
+# parallel AMR writer on the run's MPI communicator.
+set(_tessera_vtk_components CommonCore CommonDataModel CommonMisc IOCore IOXML IOXMLParser FiltersAMR
+                            IOParallelXML ParallelCore ParallelMPI)
 
 # A VTK_DIR with a config in it is the user's choice (or an earlier configure's): if it does not
 # serve, say so rather than look elsewhere. A VTK_DIR whose config is gone (libvtk9-dev removed

@@ -303,6 +303,38 @@ std::string Config::getChoice(const std::string& key, std::optional<std::string>
   return x;
 }
 
+std::vector<std::string> Config::getChoices(const std::string& key,
+                                            std::optional<std::vector<std::string>> fallback,
+                                            const std::vector<std::string>& choices) {
+  std::string list;
+  for (const std::string& c : choices)
+    list += (list.empty() ? "\"" : ", \"") + c + "\"";
+  const std::string expected = "an array of some of " + list;
+  const std::vector<std::string> x = get(key, fallback, expected, [&](const toml::node& n) {
+    const toml::array* a = n.as_array();
+    if (!a || a->empty())
+      fail(ConfigErrorKind::WrongType, key, "expected " + expected);
+    std::vector<std::string> values;
+    for (const toml::node& e : *a) {
+      if (!e.is_string())
+        fail(ConfigErrorKind::WrongType, key, "expected " + expected);
+      const std::string value = e.value<std::string>().value();
+      if (std::find(choices.begin(), choices.end(), value) == choices.end())
+        fail(ConfigErrorKind::OutOfRange, key,
+             "has \"" + value + "\"; every entry must be one of " + list);
+      if (std::find(values.begin(), values.end(), value) != values.end())
+        fail(ConfigErrorKind::Inconsistent, key, "lists \"" + value + "\" twice");
+      values.push_back(value);
+    }
+    return values;
+  });
+  toml::array recorded;
+  for (const std::string& v : x)
+    recorded.push_back(v);
+  record(key, std::move(recorded));
+  return x;
+}
+
 template <class T>
 std::vector<T> Config::getArray(const std::string& key,
                                 const std::optional<std::vector<T>>& fallback, std::size_t size,

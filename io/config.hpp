@@ -79,6 +79,10 @@ public:
   std::string getString(const std::string& key, std::optional<std::string> fallback);
   std::string getChoice(const std::string& key, std::optional<std::string> fallback,
                         const std::vector<std::string>& choices);
+  // A non-empty array of strings, each one of `choices` and none twice.
+  std::vector<std::string> getChoices(const std::string& key,
+                                      std::optional<std::vector<std::string>> fallback,
+                                      const std::vector<std::string>& choices);
   // getDoubles and getInts with this size take an array of any length.
   static constexpr std::size_t kAnyLength = std::size_t(-1);
   std::vector<double> getDoubles(const std::string& key,

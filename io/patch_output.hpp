@@ -1,6 +1,6 @@
 #pragma once
-// From patch storage to VTK output cells: the interior cells of every patch with the conserved
-// and the primitive variables of the PDE as fields (cellFields).
+// From patch storage to VTK output cells: the interior cells of every patch with the fields a
+// case asks for (cellFields).
 #include <algorithm>
 #include <cmath>
 #include <iterator>
@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "io/output_fields.hpp"
 #include "io/vtk_output.hpp"
 #include "numerics/reconstruct/cell_faces.hpp"
 #include "patches/patch_geometry.hpp"
@@ -33,72 +34,78 @@ PatchMesh patchMesh(const PatchLayout<Dim>& layout, std::span<const PatchGeometr
   return mesh;
 }
 
-namespace detail {
-
-// An output field made of some of a PDE's variables: one variable, or the components of a vector
-// (variables named <stem>_x, <stem>_y(, <stem>_z)), written as a 3-vector named <stem> (z = 0 in
-// 2D).
-struct FieldOfVariables {
-  std::string name;
-  int components = 1;
-  int variables[3] = {-1, -1, -1};
-};
-
-template <class Names>
-std::vector<FieldOfVariables> fieldsOfVariables(const Names& names) {
-  std::vector<FieldOfVariables> fields;
-  for (int v = 0; v < int(std::size(names)); ++v) {
-    const std::string name(names[std::size_t(v)]);
-    const std::size_t n = name.size();
-    const bool component = n > 2 && name[n - 2] == '_' && name[n - 1] >= 'x' && name[n - 1] <= 'z';
-    if (!component) {
-      fields.push_back({name, 1, {v, -1, -1}});
-      continue;
-    }
-    const std::string stem = name.substr(0, n - 2);
-    if (fields.empty() || fields.back().name != stem)
-      fields.push_back({stem, 3, {-1, -1, -1}});
-    fields.back().variables[name[n - 1] - 'x'] = v;
-  }
-  return fields;
-}
-
-} // namespace detail
-
-// The output fields of a patch state, in PatchMesh order: the conserved variables, then the
-// primitive ones that are not also conserved (density is written once); the components of a
-// vector as one 3-vector field (momentum, velocity).
+// The output fields of a patch state, in PatchMesh order (io/output_fields.hpp). Vorticity and
+// schlieren are central differences across each cell and read the halo cells next to a patch's
+// edge: their halos must be filled (PatchSolver::fillCurrentHalos) before.
 template <ConservationLaw PDE>
-std::vector<CellField> cellFields(const PDE& pde, const PatchStore<PDE::kDim>& store) {
-  constexpr int nv = PDE::kNumVars;
+std::vector<CellField> cellFields(const PDE& pde, const PatchStore<PDE::kDim>& store,
+                                  std::span<const PatchGeometry<PDE::kDim>> geometry,
+                                  const OutputFields& output) {
+  constexpr int Dim = PDE::kDim;
   const auto& layout = store.layout();
   const std::size_t cells = std::size_t(store.numPatches()) * layout.interiorCells();
-  std::vector<detail::FieldOfVariables> layoutOf = detail::fieldsOfVariables(PDE::conservedNames());
-  const std::size_t numConserved = layoutOf.size();
-  for (auto& field : detail::fieldsOfVariables(PDE::primitiveNames()))
-    if (std::none_of(layoutOf.begin(), layoutOf.begin() + std::ptrdiff_t(numConserved),
-                     [&](const auto& c) { return c.name == field.name; }))
-      layoutOf.push_back(std::move(field));
   std::vector<CellField> fields;
-  for (const auto& field : layoutOf)
+  for (const OutputField& field : output.fields)
     fields.push_back(CellField{field.name, field.components,
                                std::vector<double>(std::size_t(field.components) * cells)});
+  const auto stateAt = [&](int p, CellIndex<Dim> c) {
+    typename PDE::State q;
+    for (int v = 0; v < PDE::kNumVars; ++v)
+      q[v] = store.at(p, v, c);
+    return q;
+  };
   std::size_t cell = 0;
   for (int p = 0; p < store.numPatches(); ++p)
     for (int n = 0; n < layout.interiorCells(); ++n, ++cell) {
-      typename PDE::State q;
-      for (int v = 0; v < nv; ++v)
-        q[v] = store.at(p, v, layout.interiorCell(n));
+      const CellIndex<Dim> at = layout.interiorCell(n);
+      const typename PDE::State q = stateAt(p, at);
       const typename PDE::State w = pde.toPrimitive(q);
-      for (std::size_t f = 0; f < layoutOf.size(); ++f) {
-        const typename PDE::State& source = f < numConserved ? q : w;
-        const detail::FieldOfVariables& field = layoutOf[f];
+      // d(primitive)/dx_a by central differences, where a field needs neighbours.
+      Vec<typename PDE::State, Dim> gradient{};
+      if (output.needNeighbours())
+        for (int a = 0; a < Dim; ++a) {
+          CellIndex<Dim> lower = at, upper = at;
+          --lower[a];
+          ++upper[a];
+          const typename PDE::State below = pde.toPrimitive(stateAt(p, lower));
+          const typename PDE::State above = pde.toPrimitive(stateAt(p, upper));
+          for (int v = 0; v < PDE::kNumVars; ++v)
+            gradient[a][v] = (above[v] - below[v]) / (2.0 * geometry[std::size_t(p)].dx[a]);
+        }
+      for (std::size_t f = 0; f < output.fields.size(); ++f) {
+        const OutputField& field = output.fields[f];
         double* out = fields[f].values.data() + std::size_t(field.components) * cell;
-        for (int c = 0; c < field.components; ++c)
-          out[c] = field.variables[c] >= 0 ? source[field.variables[c]] : 0.0;
+        if (!field.needsNeighbours()) {
+          pointwiseValues(pde, field, q, w, output.gasConstant, out);
+          continue;
+        }
+        if constexpr (kIsEuler<PDE>) {
+          constexpr int u = PDE::kMomentum; // velocity components among the primitive variables
+          const auto du = [&](int component, int axis) { return gradient[axis][u + component]; };
+          if (field.quantity == Quantity::Schlieren) {
+            double squared = 0.0;
+            for (int a = 0; a < Dim; ++a)
+              squared += gradient[a][PDE::kDensity] * gradient[a][PDE::kDensity];
+            *out = std::sqrt(squared);
+          } else if constexpr (Dim == 2) { // vorticity
+            *out = du(1, 0) - du(0, 1);
+          } else {
+            out[0] = du(2, 1) - du(1, 2);
+            out[1] = du(0, 2) - du(2, 0);
+            out[2] = du(1, 0) - du(0, 1);
+          }
+        }
       }
     }
   return fields;
+}
+
+// Every variable of a patch state, conserved and primitive, as output fields: for diagnostics.
+template <ConservationLaw PDE>
+std::vector<CellField> allVariableFields(const PDE& pde, const PatchStore<PDE::kDim>& store,
+                                         std::span<const PatchGeometry<PDE::kDim>> geometry) {
+  return cellFields(pde, store, geometry,
+                    OutputFields{selectOutputFields<PDE>({"conserved", "primitive"}, false)});
 }
 
 // For the diagnostic output of a run that became unphysical: 1 in every interior cell whose

@@ -23,20 +23,25 @@ namespace fs = std::filesystem;
 using unstructured::CellShape;
 using unstructured::Mesh;
 
-std::vector<CellField> eulerCellFields(const Euler<3>& pde, std::span<const double> conserved) {
+std::vector<CellField> eulerCellFields(const Euler<3>& pde, std::span<const double> conserved,
+                                       const OutputFields& output) {
   const std::size_t cells = conserved.size() / 5;
-  std::vector<CellField> fields{{"density", 1, std::vector<double>(cells)},
-                                {"velocity", 3, std::vector<double>(3 * cells)},
-                                {"pressure", 1, std::vector<double>(cells)}};
+  std::vector<CellField> fields;
+  for (const OutputField& field : output.fields) {
+    if (field.needsNeighbours())
+      throw std::invalid_argument("eulerCellFields: output field '" + field.name +
+                                  "' needs neighbour cells, which unstructured output has not");
+    fields.push_back(
+        {field.name, field.components, std::vector<double>(std::size_t(field.components) * cells)});
+  }
   for (std::size_t c = 0; c < cells; ++c) {
     Euler<3>::State q;
     for (int v = 0; v < 5; ++v)
       q[v] = conserved[5 * c + std::size_t(v)];
     const Euler<3>::State w = pde.toPrimitive(q);
-    fields[0].values[c] = w[Euler<3>::kDensity];
-    for (int a = 0; a < 3; ++a)
-      fields[1].values[3 * c + std::size_t(a)] = w[Euler<3>::kMomentum + a];
-    fields[2].values[c] = w[Euler<3>::kEnergy];
+    for (std::size_t f = 0; f < fields.size(); ++f)
+      pointwiseValues(pde, output.fields[f], q, w, output.gasConstant,
+                      fields[f].values.data() + std::size_t(fields[f].components) * c);
   }
   return fields;
 }

@@ -19,12 +19,15 @@
 
 #include "engine/unstructured/mesh.hpp"
 #include "io/cell_fields.hpp"
+#include "io/output_fields.hpp"
 #include "physics/euler/euler.hpp"
 
 namespace tessera::io {
 
-// density, velocity (3 components) and pressure of conserved Euler states ([cell][5]).
-std::vector<CellField> eulerCellFields(const Euler<3>& pde, std::span<const double> conserved);
+// The output fields (io/output_fields.hpp: none that needs neighbour cells) of conserved Euler
+// states ([cell][5]).
+std::vector<CellField> eulerCellFields(const Euler<3>& pde, std::span<const double> conserved,
+                                       const OutputFields& output);
 
 // The cells a rank's piece holds: the mesh's first `count` cells (-1: all of them; a distributed
 // run's owned cells come first), their cell_id from `ids` where given (a distributed run's global

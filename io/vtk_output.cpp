@@ -23,36 +23,12 @@ namespace tessera::io {
 
 namespace fs = std::filesystem;
 
-long long PatchMesh::numCells() const {
-  long long perPatch = 1;
-  for (int a = 0; a < dim; ++a)
-    perPatch *= cellsPerAxis;
-  return perPatch * numPatches();
-}
-
 namespace {
 
 // The integer cell arrays added to every piece; the caller's arrays must not use these names.
 constexpr const char* kPatchIdName = "patch_id";
 constexpr const char* kLevelName = "level";
 constexpr const char* kRankName = "rank";
-
-// Rejects inconsistent input before any file is touched, so a bad call leaves the output as it was.
-void checkInput(const PatchMesh& mesh, const std::vector<CellField>& fields) {
-  if (mesh.dim != 2 && mesh.dim != 3)
-    throw std::invalid_argument("PatchMesh: dim must be 2 or 3, got " + std::to_string(mesh.dim));
-  if (mesh.cellsPerAxis < 1)
-    throw std::invalid_argument("PatchMesh: cellsPerAxis must be positive, got " +
-                                std::to_string(mesh.cellsPerAxis));
-  const std::size_t patches = mesh.patchId.size();
-  if (mesh.origin.size() != 3 * patches || mesh.dx.size() != 3 * patches ||
-      mesh.level.size() != patches)
-    throw std::invalid_argument("PatchMesh: " + std::to_string(patches) +
-                                " patches need 3 origin, 3 dx and 1 level value each");
-
-  checkCellFields("VtkSeriesWriter", fields, mesh.numCells(),
-                  {kPatchIdName, kLevelName, kRankName});
-}
 
 // A corner's place on the lattice of the piece's finest cells: integers, so that the corners that
 // neighbouring patches compute from their own origins meet exactly.
@@ -205,7 +181,8 @@ VtkSeriesWriter::VtkSeriesWriter(fs::path directory, std::string baseName, int r
 
 fs::path VtkSeriesWriter::write(int step, double time, const PatchMesh& mesh,
                                 const std::vector<CellField>& fields) {
-  checkInput(mesh, fields);
+  // Inconsistent input is refused before any file is touched.
+  checkPatchMesh("VtkSeriesWriter", mesh, fields, {kPatchIdName, kLevelName, kRankName});
   const auto grid = buildGrid(mesh, fields, rank_);
   return detail::writeSeriesStep(directory_, baseName_, rank_, numRanks_, step, time, grid,
                                  written_);

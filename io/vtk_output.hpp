@@ -8,23 +8,9 @@
 #include <vector>
 
 #include "io/cell_fields.hpp"
+#include "io/patch_mesh.hpp"
 
 namespace tessera::io {
-
-// The output cells of one rank: the interior cells of its patches, patch after patch, x fastest
-// within a patch (the order of PatchLayout::interiorCell).
-struct PatchMesh {
-  int dim = 2;          // 2 or 3
-  int cellsPerAxis = 0; // N
-  // Per patch: lower corner and cell size, three components each (z unused in 2D).
-  std::vector<double> origin;
-  std::vector<double> dx;
-  std::vector<int> patchId; // global patch id
-  std::vector<int> level;   // refinement level (0 on a uniform grid)
-
-  int numPatches() const { return int(patchId.size()); }
-  long long numCells() const;
-};
 
 // Writes the steps of one run into `directory` (created if missing):
 //   <base>.pvd                       the time series ParaView opens

@@ -140,6 +140,28 @@ void addCellFields(vtkCellData* cellData, const std::vector<CellField>& fields, 
   }
 }
 
+void writeTimeSeries(const fs::path& file,
+                     const std::vector<std::pair<double, std::string>>& steps) {
+  writeXml(seriesElement(steps), file);
+}
+
+void writeFileSeries(const fs::path& file,
+                     const std::vector<std::pair<double, std::string>>& steps) {
+  std::string json = "{\n  \"file-series-version\": \"1.0\",\n  \"files\": [";
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    std::string name;
+    for (const char c : steps[s].second) {
+      if (c == '"' || c == '\\')
+        name += '\\';
+      name += c;
+    }
+    json += (s ? ",\n    " : "\n    ");
+    json += "{\"name\": \"" + name + "\", \"time\": " + exactDecimal(steps[s].first) + "}";
+  }
+  json += "\n  ]\n}\n";
+  writeFileAtomically(file, json);
+}
+
 void checkSeriesNames(std::string_view writer, const std::string& baseName, int rank,
                       int numRanks) {
   std::string message(writer);
@@ -185,7 +207,7 @@ fs::path writeSeriesStep(const fs::path& directory, const std::string& baseName,
     // A step written again (a rerun of it) replaces its entry instead of adding a second one.
     std::erase_if(written, [&](const auto& entry) { return entry.second == summaryName; });
     written.emplace_back(time, summaryName);
-    writeXml(seriesElement(written), directory / (baseName + ".pvd"));
+    writeTimeSeries(directory / (baseName + ".pvd"), written);
   }
   return directory / summaryName;
 }

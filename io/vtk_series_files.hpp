@@ -24,6 +24,15 @@ void checkSeriesNames(std::string_view writer, const std::string& baseName, int 
 // component count, `cells` tuples each.
 void addCellFields(vtkCellData* cellData, const std::vector<CellField>& fields, long long cells);
 
+// Writes the .pvd time series that lists `steps` (time, file relative to the .pvd's folder).
+void writeTimeSeries(const std::filesystem::path& file,
+                     const std::vector<std::pair<double, std::string>>& steps);
+
+// Writes the same steps as ParaView's file-series JSON (<file>.series), which opens the files with
+// their own reader and its settings (the AMR reader's number of levels) at the given times.
+void writeFileSeries(const std::filesystem::path& file,
+                     const std::vector<std::pair<double, std::string>>& steps);
+
 // Writes one output step of a series in `directory`:
 //   <base>_<step>/rank_<rank>.vtu    this rank's grid (binary inline, zlib)
 //   <base>_<step>.pvtu               on rank 0: names every rank's piece, with grid's cell arrays

@@ -106,19 +106,23 @@ int main(int argc, char** argv) {
   auto& solver = amr.solver();
 #if TESSERA_HAS_VTK
   tessera::io::VtkSeriesWriter writer("output/double_mach", "double_mach", rank, ranks);
+  // The primitive variables, the Mach number and a numerical schlieren image (|grad rho|), which
+  // shows the Mach stem, the slip line and its roll-up.
+  const tessera::io::OutputFields fields{
+      tessera::io::selectOutputFields<tessera::Euler<2>>({"primitive", "mach", "schlieren"}, true)};
   const auto write = [&] {
     std::vector<int> levels;
     for (const auto& leaf : amr.forest().leaves())
       levels.push_back(leaf.level);
     const auto mesh = tessera::io::patchMesh<2>(solver.layout(), solver.geometry(), levels,
                                                 int(amr.firstGlobalPatch()));
+    solver.fillCurrentHalos(); // schlieren's differences read the halo cells
+    const auto cells = tessera::io::cellFields(kGas, solver.hostState(), solver.geometry(), fields);
     if (rank == 0) {
       MPI_Barrier(MPI_COMM_WORLD);
-      writer.write(int(solver.step()), solver.time(), mesh,
-                   tessera::io::cellFields(kGas, solver.hostState()));
+      writer.write(int(solver.step()), solver.time(), mesh, cells);
     } else {
-      writer.write(int(solver.step()), solver.time(), mesh,
-                   tessera::io::cellFields(kGas, solver.hostState()));
+      writer.write(int(solver.step()), solver.time(), mesh, cells);
       MPI_Barrier(MPI_COMM_WORLD);
     }
   };

@@ -60,7 +60,8 @@ std::vector<CellField> fieldsFor(const Mesh& mesh, double seed) {
     q.insert(q.end(), {rho, rho * u[0], rho * u[1], rho * u[2],
                        p / 0.4 + 0.5 * rho * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2])});
   }
-  return eulerCellFields(Euler<3>{}, q);
+  return eulerCellFields(Euler<3>{}, q,
+                         OutputFields{selectOutputFields<Euler<3>>({"primitive"}, false)});
 }
 
 int vtkType(CellShape s) {

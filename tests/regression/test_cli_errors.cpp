@@ -268,6 +268,42 @@ TEST_F(TesseraCli, KeysOfASwitchedOffFeatureAreWarnings) {
   EXPECT_NE(r.output.find("amr.coarsen = 0.2 is not used"), std::string::npos) << r.output;
 }
 
+// output.fields names fields the case's system has, each once; vorticity and schlieren need the
+// neighbour cells of a patch mesh; the AMR format is for patch meshes.
+TEST_F(TesseraCli, OutputFieldsAndFormatAreChecked) {
+  expectError(sodCase(), "--set 'output.fields=[\"density\", \"vorticty\"]'", 7,
+              {"output.fields", "\"vorticty\"", "\"vorticity\"", "\"schlieren\""});
+  expectError(sodCase(), "--set 'output.fields=[\"mach\", \"mach\"]'", 8,
+              {"output.fields", "lists \"mach\" twice"});
+  expectError(sodCase(), "--set 'output.fields=[]'", 6, {"output.fields", "an array of"});
+  expectError(sodCase(), "--set physics.gas_constant=0", 7, {"physics.gas_constant", "0"});
+  expectError(sodCase(), "--set output.format=vtk", 7, {"output.format", "\"amr\""});
+  expectError(unstructuredCase(), "--set 'output.fields=[\"density\", \"vorticity\"]'", 7,
+              {"output.fields", "\"vorticity\"", "patch meshes only"});
+  expectError(unstructuredCase(), "--set output.format=amr", 8,
+              {"output.format", "\"amr\"", "patch meshes"});
+}
+
+// The AMR format on two ranks lists the same blocks in the same order as on one (the values are
+// checked block by block in tessera_amr_output_tests, also on three ranks).
+TEST_F(TesseraCli, AmrOutputOnTwoRanksListsTheBlocksOfOne) {
+  const auto [one, two] = runOnOneAndTwoRanks(
+      "run " + writeCase(sedovCase()).string() +
+      " --set output.format=amr --set 'output.fields=[\"primitive\", \"mach\", \"vorticity\"]'");
+  ASSERT_EQ(one.exitCode, 0) << one.output;
+  ASSERT_EQ(two.exitCode, 0) << two.output;
+  int steps = 0;
+  for (const auto& entry : fs::directory_iterator(dir_ / "one"))
+    if (entry.path().extension() == ".vthb") {
+      ++steps;
+      const std::string blocks = fileText(entry.path());
+      EXPECT_NE(blocks.find("<Block level=\"2\""), std::string::npos) << blocks;
+      EXPECT_EQ(blocks, fileText(dir_ / "two" / entry.path().filename()));
+    }
+  EXPECT_EQ(steps, 3); // t = 0, 0.002, 0.004
+  EXPECT_TRUE(fs::exists(dir_ / "one" / "case.vthb.series"));
+}
+
 // On two ranks an error found on one rank ends both with one message, never a hang: an output
 // folder that cannot be made, and a mesh of one patch (a rank without patches).
 TEST_F(TesseraCli, ErrorsEndEveryRankWithOneMessage) {

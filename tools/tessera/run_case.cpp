@@ -20,7 +20,7 @@
 #include "tools/tessera/run_unstructured_case.hpp"
 #if TESSERA_HAS_VTK
 #include "io/patch_output.hpp"
-#include "io/vtk_output.hpp"
+#include "io/patch_series.hpp"
 #endif
 
 namespace tessera::cli {
@@ -92,7 +92,8 @@ int simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme&
              "must be even with adaptive refinement (amr.max_level > 0)");
   const double cfl =
       cfg.getDouble("time.cfl", 0.8 / Dim, io::Range{kSmallestCfl, 1.0 / Dim, false, false});
-  const RunSettings run = readRunSettings(cfg, request);
+  RunSettings run = readRunSettings(cfg, request);
+  run.outputFields = readOutputFields<PDE>(cfg, true);
   const CheckpointSettings checkpointSettings = readCheckpointSettings(cfg, run);
   const MemorySpace space = readBackend(cfg);
   cfg.rejectUnreadKeys(); // every key has been read: anything left is a mistake
@@ -171,7 +172,7 @@ int simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme&
                              request.started);
 
 #if TESSERA_HAS_VTK
-  io::VtkSeriesWriter writer(run.directory, run.name, rank, ranks);
+  io::PatchSeriesWriter writer(run.outputFormat, run.directory, run.name, MPI_COMM_WORLD);
   if (resumed)
     writer.resume(resumed->series);
   // This rank's patches as output cells, with their levels.
@@ -183,18 +184,22 @@ int simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme&
                               int(amr->firstGlobalPatch()));
   };
   const auto writeOutput = [&]() {
+    if (run.writeOutput && run.outputFields.needNeighbours())
+      solver.fillCurrentHalos(); // collective; the differences across a cell read its neighbours
     writeOutputStep(run, log, solver.step(), solver.time(), [&] {
-      return writer.write(int(solver.step()), solver.time(), outputMesh(),
-                          io::cellFields(solver.pde(), solver.hostState()));
+      return writer.write(
+          int(solver.step()), solver.time(), outputMesh(),
+          io::cellFields(solver.pde(), solver.hostState(), solver.geometry(), run.outputFields));
     });
   };
   const auto series = [&] { return writer.written(); };
   const auto writeUnphysicalState = [&] {
-    io::VtkSeriesWriter diagnostic(run.directory, run.name + "_unphysical", rank, ranks);
-    std::vector<io::CellField> arrays = io::cellFields(solver.pde(), solver.hostState());
+    io::PatchSeriesWriter diagnostic(run.outputFormat, run.directory, run.name + "_unphysical",
+                                     MPI_COMM_WORLD);
+    std::vector<io::CellField> arrays =
+        io::allVariableFields(solver.pde(), solver.hostState(), solver.geometry());
     arrays.push_back(io::unphysicalCells(solver.pde(), solver.hostState()));
-    const auto file = writeRankZeroLast(
-        [&] { return diagnostic.write(int(solver.step()), solver.time(), outputMesh(), arrays); });
+    const auto file = diagnostic.write(int(solver.step()), solver.time(), outputMesh(), arrays);
     if (lead)
       std::printf("tessera: the state that became unphysical, at step %lld, t = %.17g, is in %s "
                   "(the offending cells have unphysical = 1)\n",

@@ -51,6 +51,9 @@ RunSettings readRunSettings(Config& cfg, const RunRequest& request, bool timeDep
     }
   }
   s.writeOutput = cfg.getBool("output.enabled", true);
+  s.outputFormat = cfg.getChoice("output.format", "unstructured", {"unstructured", "amr"}) == "amr"
+                       ? io::PatchOutputFormat::Amr
+                       : io::PatchOutputFormat::Unstructured;
   s.name = cfg.getString("output.name", request.caseFile.stem().string());
   s.directory = cfg.getString("output.directory", "output/" + s.name);
   // Progress lines: by wall time unless the case counts steps (0: none); --quiet and --verbose

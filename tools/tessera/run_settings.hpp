@@ -10,6 +10,8 @@
 #include "engine/memory.hpp"
 #include "engine/timer.hpp"
 #include "io/config.hpp"
+#include "io/output_fields.hpp"
+#include "io/patch_mesh.hpp"
 #include "io/run_log.hpp"
 #include "tools/tessera/run_case.hpp"
 
@@ -25,6 +27,8 @@ struct RunSettings {
   std::vector<double> outputTimes; // or at these times (ascending, within the end time)
   long long outputEverySteps = 0;  // and every this many steps (0: none by step)
   bool writeOutput = true;
+  io::OutputFields outputFields; // output.fields (readOutputFields)
+  io::PatchOutputFormat outputFormat = io::PatchOutputFormat::Unstructured; // output.format
   std::filesystem::path directory;
   std::string name;
   io::ProgressPolicy progress;
@@ -78,15 +82,35 @@ auto writeRankZeroLast(WriteStep&& writeStep) {
   return written;
 }
 
-// Writes one output step where the run writes output: writeStep() on every rank, rank 0 last
-// (writeRankZeroLast); rank 0's log records the file.
+// output.fields: what each output step holds (io/output_fields.hpp), the primitive variables by
+// default; with physics.gas_constant for temperature and entropy. `neighbours`: whether the mesh
+// gives the output each cell's neighbours (patch meshes do), which vorticity and schlieren need.
+template <ConservationLaw PDE>
+io::OutputFields readOutputFields(io::Config& cfg, bool neighbours) {
+  const std::vector<std::string> names = cfg.getChoices(
+      "output.fields", std::vector<std::string>{"primitive"}, io::outputFieldChoices<PDE>(true));
+  for (const std::string& name : names)
+    if (!neighbours && (name == "vorticity" || name == "schlieren"))
+      cfg.fail(io::ConfigErrorKind::OutOfRange, "output.fields",
+               "\"" + name +
+                   "\" takes differences between neighbouring cells, which the output of " +
+                   "unstructured meshes does not compute yet: patch meshes only");
+  io::OutputFields output;
+  output.fields = io::selectOutputFields<PDE>(names, neighbours);
+  if constexpr (io::kIsEuler<PDE>)
+    output.gasConstant = cfg.getDouble("physics.gas_constant", 1.0, io::Range::positive());
+  return output;
+}
+
+// Writes one output step where the run writes output: writeStep() on every rank (collective: the
+// writer orders the ranks' files itself); rank 0's log records the file.
 template <class WriteStep>
 void writeOutputStep(const RunSettings& run, std::optional<io::RunLog>& log, long long step,
                      double time, WriteStep&& writeStep) {
   if (!run.writeOutput)
     return;
   const Stopwatch watch;
-  const auto file = writeRankZeroLast(writeStep);
+  const auto file = writeStep();
   if (log)
     log->output(step, time, file, watch.seconds());
 }

@@ -40,19 +40,26 @@ UnstructuredEuler& localSolver(DistributedUnstructuredEuler& solver) {
   return solver.solver();
 }
 
-// What a rank writes: all cells on one rank, the owned cells with their global ids on several.
+// What a rank writes: all cells on one rank, the owned cells with their global ids on several;
+// collective, rank 0 last (writeRankZeroLast).
 #if TESSERA_HAS_VTK
 std::filesystem::path writeCells(io::UnstructuredSeriesWriter& writer, long long step, double time,
-                                 const UnstructuredEuler& solver) {
-  return writer.write(int(step), time, solver.mesh(),
-                      io::eulerCellFields(solver.pde(), solver.hostState()));
+                                 const UnstructuredEuler& solver, const io::OutputFields& fields) {
+  return writeRankZeroLast([&] {
+    return writer.write(int(step), time, solver.mesh(),
+                        io::eulerCellFields(solver.pde(), solver.hostState(), fields));
+  });
 }
 std::filesystem::path writeCells(io::UnstructuredSeriesWriter& writer, long long step, double time,
-                                 const DistributedUnstructuredEuler& solver) {
+                                 const DistributedUnstructuredEuler& solver,
+                                 const io::OutputFields& fields) {
   const unstructured::LocalMesh& local = solver.localMesh();
-  return writer.write(
-      int(step), time, local.mesh, io::eulerCellFields(solver.solver().pde(), solver.ownedState()),
-      {local.numOwned, std::span(local.globalCell).first(std::size_t(local.numOwned))});
+  return writeRankZeroLast([&] {
+    return writer.write(
+        int(step), time, local.mesh,
+        io::eulerCellFields(solver.solver().pde(), solver.ownedState(), fields),
+        {local.numOwned, std::span(local.globalCell).first(std::size_t(local.numOwned))});
+  });
 }
 #endif
 
@@ -188,8 +195,9 @@ int runExplicit(Solver& solver, double cfl, int faces, const Config& cfg, const 
   if (resumed)
     writer.resume(resumed->series);
   const auto writeOutput = [&] {
-    writeOutputStep(run, log, solver.step(), solver.time(),
-                    [&] { return writeCells(writer, solver.step(), solver.time(), solver); });
+    writeOutputStep(run, log, solver.step(), solver.time(), [&] {
+      return writeCells(writer, solver.step(), solver.time(), solver, run.outputFields);
+    });
   };
   const auto series = [&] { return writer.written(); };
 #else
@@ -303,7 +311,7 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
   // and the series is ordered by it.
   const auto writeOutputAt = [&](long long iteration) {
     writeOutputStep(run, log, iteration, double(iteration), [&] {
-      return writeCells(writer, iteration, double(iteration), solver.euler());
+      return writeCells(writer, iteration, double(iteration), solver.euler(), run.outputFields);
     });
   };
   const auto series = [&] { return writer.written(); };
@@ -390,7 +398,12 @@ int runUnstructuredCase(Config& cfg, const RunRequest& request) {
       readAtomicStrategy(cfg, EulerScatter::Residual);
   const std::optional<atomics::Strategy> forcedWaveSpeed =
       readAtomicStrategy(cfg, EulerScatter::WaveSpeed);
-  const RunSettings run = readRunSettings(cfg, request, !implicit);
+  RunSettings run = readRunSettings(cfg, request, !implicit);
+  run.outputFields = readOutputFields<Euler<3>>(cfg, false);
+  if (run.outputFormat == io::PatchOutputFormat::Amr)
+    cfg.fail(ConfigErrorKind::Inconsistent, "output.format",
+             "is for patch meshes, whose patches make the AMR dataset's blocks; an unstructured "
+             "mesh writes \"unstructured\"");
   if (implicit && cfg.has("checkpoint.interval"))
     cfg.fail(ConfigErrorKind::Inconsistent, "checkpoint.interval",
              "is simulated time, which a steady (implicit) run does not have: use "
