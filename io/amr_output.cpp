@@ -35,10 +35,6 @@ struct AmrSeriesWriter::Controller {
 
 namespace {
 
-constexpr const char* kPatchIdName = "patch_id";
-constexpr const char* kLevelName = "level";
-constexpr const char* kRankName = "rank";
-
 // A block as VTK image data: (N+1)^dim points from its lower corner, its cells x fastest (as
 // VTK's), with its values of every field and the integer arrays.
 vtkSmartPointer<vtkUniformGrid> imageOf(const detail::AmrHierarchy& h,

@@ -9,6 +9,11 @@
 
 namespace tessera::io {
 
+// The integer cell arrays both patch writers add: the caller's fields must not use these names.
+inline constexpr const char* kPatchIdName = "patch_id";
+inline constexpr const char* kLevelName = "level";
+inline constexpr const char* kRankName = "rank";
+
 // The formats of patch output (output.format).
 enum class PatchOutputFormat {
   Unstructured, // .pvtu of each rank's .vtu: hexahedra or quads on shared points within a piece

@@ -25,11 +25,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The integer cell arrays added to every piece; the caller's arrays must not use these names.
-constexpr const char* kPatchIdName = "patch_id";
-constexpr const char* kLevelName = "level";
-constexpr const char* kRankName = "rank";
-
 // A corner's place on the lattice of the piece's finest cells: integers, so that the corners that
 // neighbouring patches compute from their own origins meet exactly.
 struct LatticePoint {

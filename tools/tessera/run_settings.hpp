@@ -89,14 +89,14 @@ template <ConservationLaw PDE>
 io::OutputFields readOutputFields(io::Config& cfg, bool neighbours) {
   const std::vector<std::string> names = cfg.getChoices(
       "output.fields", std::vector<std::string>{"primitive"}, io::outputFieldChoices<PDE>(true));
-  for (const std::string& name : names)
-    if (!neighbours && (name == "vorticity" || name == "schlieren"))
+  io::OutputFields output;
+  output.fields = io::selectOutputFields<PDE>(names, true);
+  for (const io::OutputField& field : output.fields)
+    if (!neighbours && field.needsNeighbours())
       cfg.fail(io::ConfigErrorKind::OutOfRange, "output.fields",
-               "\"" + name +
+               "\"" + field.name +
                    "\" takes differences between neighbouring cells, which the output of " +
                    "unstructured meshes does not compute yet: patch meshes only");
-  io::OutputFields output;
-  output.fields = io::selectOutputFields<PDE>(names, neighbours);
   if constexpr (io::kIsEuler<PDE>)
     output.gasConstant = cfg.getDouble("physics.gas_constant", 1.0, io::Range::positive());
   return output;
