@@ -30,8 +30,8 @@ std::vector<CellField> eulerCellFields(const Euler<3>& pde, std::span<const doub
                                        const OutputFields& output);
 
 // The cells a rank's piece holds: the mesh's first `count` cells (-1: all of them; a distributed
-// run's owned cells come first), their cell_id from `ids` where given (a distributed run's global
-// indices) or else their own index.
+// run's owned cells come first), their cell_id from `ids` where given (the tessera program gives
+// each cell's index in the mesh file) or else their own index.
 struct PieceCells {
   int count = -1;
   std::span<const int> ids;

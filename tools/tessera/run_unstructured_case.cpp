@@ -44,21 +44,25 @@ UnstructuredEuler& localSolver(DistributedUnstructuredEuler& solver) {
 // collective, rank 0 last (writeRankZeroLast).
 #if TESSERA_HAS_VTK
 std::filesystem::path writeCells(io::UnstructuredSeriesWriter& writer, long long step, double time,
-                                 const UnstructuredEuler& solver, const io::OutputFields& fields) {
+                                 const UnstructuredEuler& solver, const io::OutputFields& fields,
+                                 const std::vector<int>& fileCell) {
   return writeRankZeroLast([&] {
     return writer.write(int(step), time, solver.mesh(),
-                        io::eulerCellFields(solver.pde(), solver.hostState(), fields));
+                        io::eulerCellFields(solver.pde(), solver.hostState(), fields),
+                        {-1, fileCell});
   });
 }
 std::filesystem::path writeCells(io::UnstructuredSeriesWriter& writer, long long step, double time,
                                  const DistributedUnstructuredEuler& solver,
-                                 const io::OutputFields& fields) {
+                                 const io::OutputFields& fields, const std::vector<int>& fileCell) {
   const unstructured::LocalMesh& local = solver.localMesh();
+  std::vector<int> ids(std::size_t(local.numOwned));
+  for (std::size_t c = 0; c < ids.size(); ++c)
+    ids[c] = fileCell[std::size_t(local.globalCell[c])];
   return writeRankZeroLast([&] {
-    return writer.write(
-        int(step), time, local.mesh,
-        io::eulerCellFields(solver.solver().pde(), solver.ownedState(), fields),
-        {local.numOwned, std::span(local.globalCell).first(std::size_t(local.numOwned))});
+    return writer.write(int(step), time, local.mesh,
+                        io::eulerCellFields(solver.solver().pde(), solver.ownedState(), fields),
+                        {local.numOwned, ids});
   });
 }
 #endif
@@ -169,7 +173,7 @@ chooseStrategies(UnstructuredEuler& solver, const Strategies& forced, bool print
 template <class Solver>
 int runExplicit(Solver& solver, double cfl, int faces, const Config& cfg, const RunRequest& request,
                 const RunSettings& run, const ConservedAt& initial, Strategies forced,
-                const UnstructuredCheckpoints& kept) {
+                const UnstructuredCheckpoints& kept, const std::vector<int>& fileCell) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
@@ -196,12 +200,13 @@ int runExplicit(Solver& solver, double cfl, int faces, const Config& cfg, const 
     writer.resume(resumed->series);
   const auto writeOutput = [&] {
     writeOutputStep(run, log, solver.step(), solver.time(), [&] {
-      return writeCells(writer, solver.step(), solver.time(), solver, run.outputFields);
+      return writeCells(writer, solver.step(), solver.time(), solver, run.outputFields, fileCell);
     });
   };
   const auto series = [&] { return writer.written(); };
 #else
   noteNoVtkOutput(run);
+  (void)fileCell; // what the output's cell_id would say
   const auto writeOutput = [] {};
   const auto series = [] { return std::vector<std::pair<double, std::string>>{}; };
 #endif
@@ -272,7 +277,8 @@ template <class Precision>
 int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings& run,
                 const ImplicitCase& implicit, const Euler<3>& pde, const unstructured::Mesh& mesh,
                 const UnstructuredBoundary& boundary, const ConservedAt& initial, MemorySpace space,
-                Strategies forced, const UnstructuredCheckpoints& kept) {
+                Strategies forced, const UnstructuredCheckpoints& kept,
+                const std::vector<int>& fileCell) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
@@ -311,12 +317,14 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
   // and the series is ordered by it.
   const auto writeOutputAt = [&](long long iteration) {
     writeOutputStep(run, log, iteration, double(iteration), [&] {
-      return writeCells(writer, iteration, double(iteration), solver.euler(), run.outputFields);
+      return writeCells(writer, iteration, double(iteration), solver.euler(), run.outputFields,
+                        fileCell);
     });
   };
   const auto series = [&] { return writer.written(); };
 #else
   noteNoVtkOutput(run);
+  (void)fileCell; // what the output's cell_id would say
   const auto writeOutputAt = [](long long) {};
   const auto series = [] { return std::vector<std::pair<double, std::string>>{}; };
 #endif
@@ -386,7 +394,9 @@ int runUnstructuredCase(Config& cfg, const RunRequest& request) {
   cfg.getChoice("physics.system", "euler", {"euler"});
   Euler<3> pde;
   pde.gamma = cfg.getDouble("physics.gamma", 1.4, io::Range{1.0, 10.0, true, false});
-  unstructured::Mesh mesh = readUnstructuredMesh(cfg, request.caseFile);
+  CaseMesh caseMesh = readUnstructuredMesh(cfg, request.caseFile);
+  unstructured::Mesh& mesh = caseMesh.mesh;
+  const std::vector<int>& fileCell = caseMesh.fileCell;
   const UnstructuredBoundary boundary = readUnstructuredBoundary(cfg, mesh, pde);
   const ConservedAt initial = readUnstructuredInitial(cfg, mesh, pde);
   const std::optional<ImplicitCase> implicit = readImplicit(cfg);
@@ -439,19 +449,19 @@ int runUnstructuredCase(Config& cfg, const RunRequest& request) {
   if (implicit) {
     if (implicit->mixedPrecision)
       return runImplicit<linalg::MixedPrecision>(cfg, request, run, *implicit, pde, mesh, boundary,
-                                                 initial, space, strategies, kept);
+                                                 initial, space, strategies, kept, fileCell);
     return runImplicit<linalg::DoublePrecision>(cfg, request, run, *implicit, pde, mesh, boundary,
-                                                initial, space, strategies, kept);
+                                                initial, space, strategies, kept, fileCell);
   }
   int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   const int faces = mesh.numFaces();
   if (ranks == 1) {
     UnstructuredEuler solver(pde, std::move(mesh), boundary, cfl, space);
-    return runExplicit(solver, cfl, faces, cfg, request, run, initial, strategies, kept);
+    return runExplicit(solver, cfl, faces, cfg, request, run, initial, strategies, kept, fileCell);
   }
   DistributedUnstructuredEuler solver(MPI_COMM_WORLD, pde, mesh, boundary, cfl, space);
-  return runExplicit(solver, cfl, faces, cfg, request, run, initial, strategies, kept);
+  return runExplicit(solver, cfl, faces, cfg, request, run, initial, strategies, kept, fileCell);
 }
 
 } // namespace tessera::cli

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <numeric>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -100,7 +101,7 @@ unstructured::MeshDescription readBox(Config& cfg) {
 
 } // namespace
 
-unstructured::Mesh readUnstructuredMesh(Config& cfg, const fs::path& caseFile) {
+CaseMesh readUnstructuredMesh(Config& cfg, const fs::path& caseFile) {
   const bool hasFile = cfg.has("mesh.file"), hasBox = cfg.has("mesh.box");
   if (hasFile && hasBox)
     cfg.fail(ConfigErrorKind::Inconsistent, "mesh.box", "give mesh.file or mesh.box, not both");
@@ -112,10 +113,14 @@ unstructured::Mesh readUnstructuredMesh(Config& cfg, const fs::path& caseFile) {
       hasFile ? readMeshFile(cfg, caseFile) : readBox(cfg);
   const std::string renumber = cfg.getChoice("mesh.renumber", "rcm", {"rcm", "none"});
   try {
-    unstructured::Mesh mesh = unstructured::buildMesh(description);
-    if (renumber == "rcm")
-      mesh = unstructured::renumbered(mesh, unstructured::reverseCuthillMcKee(mesh));
-    return mesh;
+    CaseMesh built{unstructured::buildMesh(description), {}};
+    built.fileCell.resize(std::size_t(built.mesh.numCells()));
+    std::iota(built.fileCell.begin(), built.fileCell.end(), 0); // buildMesh keeps the cell order
+    if (renumber == "rcm") {
+      built.fileCell = unstructured::reverseCuthillMcKee(built.mesh); // new cell n: old cell
+      built.mesh = unstructured::renumbered(built.mesh, built.fileCell);
+    }
+    return built;
   } catch (const std::invalid_argument& e) {
     cfg.fail(ConfigErrorKind::Unreadable, meshKey(cfg), joined({"not a valid mesh: ", e.what()}));
   }

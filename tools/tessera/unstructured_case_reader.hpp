@@ -22,7 +22,13 @@ namespace tessera::cli {
 // "mixed", bump = { height, from, to } (optional: a bump on the y = lower floor,
 // engine/unstructured/bump.hpp) }, then mesh.renumber: "rcm" (reverse Cuthill-McKee, the default)
 // or "none".
-unstructured::Mesh readUnstructuredMesh(io::Config& cfg, const std::filesystem::path& caseFile);
+struct CaseMesh {
+  unstructured::Mesh mesh;
+  // Each cell's index in the mesh file (its place among the file's volume elements) or in the
+  // box generator's order: what the output's cell_id says, whatever the renumbering.
+  std::vector<int> fileCell;
+};
+CaseMesh readUnstructuredMesh(io::Config& cfg, const std::filesystem::path& caseFile);
 
 // boundary.<tag name> or boundary.<tag number> = "slip_wall" | "symmetry" | "farfield" |
 // "outflow" for every tag of the mesh's boundary faces, and farfield.{density, velocity,
