@@ -12,6 +12,8 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "engine/unstructured/planar_layer.hpp"
+
 namespace tessera::io {
 
 namespace {
@@ -19,7 +21,9 @@ namespace {
 using unstructured::CellShape;
 using unstructured::MeshDescription;
 
-enum class Role { Cell, Face, Ignored };
+// Cells of a 3D mesh; faces, the cells of a 2D mesh and the boundary of a 3D one; edges, the
+// boundary of a 2D mesh.
+enum class Role { Cell, Face, Edge, Ignored };
 
 struct ElementType {
   Role role;
@@ -30,7 +34,7 @@ struct ElementType {
 std::optional<ElementType> elementType(long long gmshType) {
   switch (gmshType) {
   case 1:
-    return ElementType{Role::Ignored, CellShape::Tetrahedron, 2};
+    return ElementType{Role::Edge, CellShape::Tetrahedron, 2};
   case 15:
     return ElementType{Role::Ignored, CellShape::Tetrahedron, 1};
   case 2:
@@ -87,14 +91,43 @@ public:
     if (!seenNodes || !seenElements)
       text_.fail(std::string("the file has no ") + (seenNodes ? "$Elements" : "$Nodes") +
                  " section");
-    if (mesh_.cellShapes.empty())
-      text_.fail("no tetrahedra, hexahedra, prisms or pyramids: only 3D meshes are supported");
+    if (mesh_.cellShapes.empty()) // a 2D mesh: its faces are the cells of one layer
+      return layerOfPlanarMesh();
+    mesh_.tagNames = std::move(names_[2]);
     if (const auto defect = unstructured::firstDegenerateCell(mesh_))
       text_.failAt(cellLines_[std::size_t(defect->cell)], defect->reason);
     return std::move(mesh_);
   }
 
 private:
+  // A mesh without volume elements: its triangles and quadrangles are the cells of a planar mesh
+  // (in a plane z = const), its lines the tagged boundary edges, named by the physical names of
+  // dimension 1; one layer of it (engine/unstructured/planar_layer.hpp), a unit thick, so that
+  // forces are per unit span.
+  MeshDescription layerOfPlanarMesh() {
+    if (mesh_.boundaryFaceNodes.rows() == 0)
+      text_.fail("no tetrahedra, hexahedra, prisms or pyramids (a 3D mesh) and no triangles or "
+                 "quadrangles (a 2D mesh)");
+    unstructured::PlanarMeshDescription planar;
+    const double z = mesh_.nodes.empty() ? 0.0 : mesh_.nodes.front()[2];
+    for (std::size_t n = 0; n < mesh_.nodes.size(); ++n) {
+      if (mesh_.nodes[n][2] != z)
+        text_.failAt(nodeLines_[n], "a 2D mesh (no volume elements) must lie in one plane "
+                                    "z = const; this node has z = " +
+                                        std::to_string(mesh_.nodes[n][2]) + ", the first " +
+                                        std::to_string(z));
+      planar.nodes.push_back({mesh_.nodes[n][0], mesh_.nodes[n][1]});
+    }
+    planar.cellNodes = std::move(mesh_.boundaryFaceNodes);
+    planar.boundaryEdgeNodes = std::move(edgeNodes_);
+    planar.boundaryTags = std::move(edgeTags_);
+    planar.tagNames = std::move(names_[1]);
+    MeshDescription layer = unstructured::planarLayer(planar, 1.0);
+    if (const auto defect = unstructured::firstDegenerateCell(layer))
+      text_.failAt(faceLines_[std::size_t(defect->cell)], defect->reason);
+    return layer;
+  }
+
   void readFormat() {
     text_.require("the version line of $MeshFormat");
     text_.expectTokens(3, "version, file type, data size");
@@ -162,8 +195,9 @@ private:
       const auto numbers = detail::splitTokens(line.substr(0, open));
       if (numbers.size() != 2)
         text_.fail("expected 'dimension tag \"name\"', found '" + std::string(line) + "'");
-      if (text_.integer(numbers[0]) == 2)
-        mesh_.tagNames[tag(text_.integer(numbers[1]))] =
+      const long long dimension = text_.integer(numbers[0]);
+      if (dimension == 1 || dimension == 2) // the boundary of a 2D mesh, of a 3D one
+        names_[std::size_t(dimension)][tag(text_.integer(numbers[1]))] =
             std::string(line.substr(open + 1, close - open - 1));
     }
     endSection("$EndPhysicalNames", afterCount(n, "names"));
@@ -196,8 +230,8 @@ private:
             text_.real(t);
           else
             text_.integer(t);
-        if (dim == 2)
-          surfacePhysical_[text_.integer(std::size_t{0})] =
+        if (dim == 1 || dim == 2)
+          physical_[std::size_t(dim)][text_.integer(std::size_t{0})] =
               tag(text_.integer(physicals > 0 ? physicalAt + 1 : 0));
       }
     endSection("$EndEntities", "");
@@ -210,6 +244,7 @@ private:
       text_.fail("node tag " + std::to_string(gmshTag) + " appears twice");
     mesh_.nodes.push_back({text_.real(firstCoordinate), text_.real(firstCoordinate + 1),
                            text_.real(firstCoordinate + 2)});
+    nodeLines_.push_back(text_.lineNumber());
   }
 
   void readNodes22() {
@@ -270,12 +305,12 @@ private:
     const auto type = elementType(gmshType);
     if (!type)
       text_.fail("element type " + std::to_string(gmshType) +
-                 " is not supported in a 3D mesh (tetrahedra, hexahedra, prisms, pyramids, "
-                 "triangles, quadrangles; lines and points are ignored)");
+                 " is not supported (tetrahedra, hexahedra, prisms, pyramids, triangles, "
+                 "quadrangles, lines; points are ignored)");
     return *type;
   }
 
-  void addElement(const ElementType& type, std::size_t firstNode, int faceTag) {
+  void addElement(const ElementType& type, std::size_t firstNode, int boundaryTag) {
     if (type.role == Role::Ignored)
       return;
     std::array<int, 8> nodes{};
@@ -286,9 +321,13 @@ private:
       mesh_.cellShapes.push_back(type.shape);
       mesh_.cellNodes.appendRow(row);
       cellLines_.push_back(text_.lineNumber());
-    } else {
+    } else if (type.role == Role::Face) {
       mesh_.boundaryFaceNodes.appendRow(row);
-      mesh_.boundaryTags.push_back(faceTag);
+      mesh_.boundaryTags.push_back(boundaryTag);
+      faceLines_.push_back(text_.lineNumber());
+    } else {
+      edgeNodes_.appendRow(row);
+      edgeTags_.push_back(boundaryTag);
     }
   }
 
@@ -321,18 +360,20 @@ private:
       const long long entity = text_.integer(std::size_t{1});
       const auto element = type(text_.integer(std::size_t{2}));
       const int inBlock = recordCount(3);
-      int faceTag = 0;
-      if (element.role == Role::Face) {
-        const auto it = surfacePhysical_.find(entity);
-        if (haveEntities_ && it == surfacePhysical_.end())
+      int boundaryTag = 0;
+      if (element.role == Role::Face || element.role == Role::Edge) {
+        const bool face = element.role == Role::Face;
+        const auto& physical = physical_[face ? 2 : 1];
+        const auto it = physical.find(entity);
+        if (face && haveEntities_ && it == physical.end())
           text_.fail("surface " + std::to_string(entity) + " is not listed in $Entities");
-        faceTag = haveEntities_ ? it->second : tag(entity);
+        boundaryTag = haveEntities_ && it != physical.end() ? it->second : tag(entity);
       }
       for (int i = 0; i < inBlock; ++i) {
         record("an element");
         text_.expectTokens(1 + std::size_t(element.nodes), "element tag, nodes");
         text_.integer(std::size_t{0});
-        addElement(element, 1, faceTag);
+        addElement(element, 1, boundaryTag);
       }
       read += inBlock;
     }
@@ -344,11 +385,16 @@ private:
 
   detail::MeshText text_;
   MeshDescription mesh_;
-  std::vector<int> cellLines_; // the line of each cell, for errors found once all is read
+  // The line of each cell, face and node, for errors found once all is read.
+  std::vector<int> cellLines_, faceLines_, nodeLines_;
+  unstructured::Csr edgeNodes_; // lines: the boundary of a 2D mesh
+  std::vector<int> edgeTags_;
+  std::array<std::map<int, std::string>, 3> names_; // physical names by dimension
   bool version41_ = false;
   bool haveEntities_ = false;
   std::unordered_map<long long, int> nodeIndex_;
-  std::map<long long, int> surfacePhysical_; // 4.1: surface entity tag -> its face tag
+  // 4.1: curve (1) and surface (2) entity tag -> its physical tag
+  std::array<std::map<long long, int>, 3> physical_;
 };
 
 } // namespace

@@ -304,6 +304,49 @@ TEST_F(TesseraCli, AmrOutputOnTwoRanksListsTheBlocksOfOne) {
   EXPECT_TRUE(fs::exists(dir_ / "one" / "case.vthb.series"));
 }
 
+// A 2D Gmsh mesh runs as one layer of prisms and hexahedra; its planes are symmetry planes
+// unless the case names them: a strip [0, 1] x [0, 0.25] of 4 quadrangles and 8 triangles.
+TEST_F(TesseraCli, A2DMeshRunsAsOneLayer) {
+  std::ofstream mesh(dir_ / "strip.msh");
+  mesh << "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n2\n1 1 \"walls\"\n"
+          "1 2 \"ends\"\n$EndPhysicalNames\n$Nodes\n18\n";
+  for (int j = 0; j < 2; ++j)
+    for (int i = 0; i <= 8; ++i)
+      mesh << 1 + i + 9 * j << " " << i / 8.0 << " " << 0.25 * j << " 0\n";
+  mesh << "$EndNodes\n$Elements\n" << 16 + 2 + 4 + 8 << "\n";
+  int element = 0;
+  for (int i = 0; i < 8; ++i) { // bottom and top walls
+    mesh << ++element << " 1 2 1 1 " << 1 + i << " " << 2 + i << "\n";
+    mesh << ++element << " 1 2 1 1 " << 10 + i << " " << 11 + i << "\n";
+  }
+  mesh << ++element << " 1 2 2 2 1 10\n";
+  mesh << ++element << " 1 2 2 2 9 18\n";
+  for (int i = 0; i < 8; ++i) { // quadrangles on the left half, pairs of triangles on the right
+    if (i < 4) {
+      mesh << ++element << " 3 2 3 3 " << 1 + i << " " << 2 + i << " " << 11 + i << " " << 10 + i
+           << "\n";
+      continue;
+    }
+    mesh << ++element << " 2 2 3 3 " << 1 + i << " " << 2 + i << " " << 11 + i << "\n";
+    mesh << ++element << " 2 2 3 3 " << 1 + i << " " << 11 + i << " " << 10 + i << "\n";
+  }
+  mesh << "$EndElements\n";
+  mesh.close();
+  const std::string text =
+      "[mesh]\ntype = \"unstructured\"\nfile = \"strip.msh\"\n"
+      "[boundary]\nwalls = \"slip_wall\"\nends = \"slip_wall\"\n"
+      "[initial]\ntype = \"riemann\"\nleft = { density = 1.0, pressure = 1.0 }\n"
+      "right = { density = 0.125, pressure = 0.1 }\n"
+      "[time]\nend_time = 0.02\n[output]\ninterval = 0\nprogress_every = 0\n";
+  // Named, the planes take what the case says.
+  expectError(text, "--set boundary.layer_planes=wall", 7, {"boundary.layer_planes", "\"wall\""});
+  const Result r = run("run " + writeCase(text).string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("unstructured, 12 cells"), std::string::npos) << r.output;
+  const std::string effective = fileText(dir_ / "output" / "case" / "config.toml");
+  EXPECT_NE(effective.find("layer_planes = 'symmetry'"), std::string::npos) << effective;
+}
+
 // On two ranks an error found on one rank ends both with one message, never a hang: an output
 // folder that cannot be made, and a mesh of one patch (a rank without patches).
 TEST_F(TesseraCli, ErrorsEndEveryRankWithOneMessage) {

@@ -2,6 +2,7 @@
 // boundary faces) written as Gmsh 2.2, Gmsh 4.1 and SU2 must read to the same MeshDescription;
 // each kind of malformed file must throw a MeshReadError naming the file and the line.
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -291,10 +292,87 @@ TEST(MeshReaderGmsh, RejectsANonNumericToken) {
   expectError(readGmsh, "non_numeric.msh", text, lineOf(text, "O.5"), "'O.5'");
 }
 
-TEST(MeshReaderGmsh, RejectsASurfaceMeshWithoutCells) {
+TEST(MeshReaderGmsh, RejectsAMeshWithoutCellsOrFaces) {
+  const auto text =
+      gmsh22.substr(0, gmsh22.find("$Elements")) + "$Elements\n1\n1 1 2 1 5 20 30\n$EndElements\n";
+  expectError(readGmsh, "lines.msh", text, lineOf(text, "$EndElements"),
+              "no triangles or quadrangles");
+}
+
+TEST(MeshReaderGmsh, RejectsA2DMeshOutOfItsPlane) {
+  // The 3D mesh's triangle 20 30 90 (z = 0) is a 2D mesh once alone, but the nodes above z = 0
+  // are not in its plane: the first of them is named.
   const auto text = gmsh22.substr(0, gmsh22.find("$Elements")) +
                     "$Elements\n1\n1 2 2 1 5 20 30 90\n$EndElements\n";
-  expectError(readGmsh, "surface.msh", text, lineOf(text, "$EndElements"), "only 3D");
+  expectError(readGmsh, "surface.msh", text, lineOf(text, "50 0 0 1"), "one plane z = const");
+}
+
+// A 2D mesh: a quadrangle [0, 1]^2 and two triangles over [1, 2] x [0, 1] (the second clockwise),
+// its boundary lines tagged by curve: 1 "wall" (bottom and top), 2 "outlet", 3 "inlet".
+const std::string gmsh2D = R"($MeshFormat
+2.2 0 8
+$EndMeshFormat
+$PhysicalNames
+4
+1 1 "wall"
+1 2 "outlet"
+1 3 "inlet"
+2 7 "fluid"
+$EndPhysicalNames
+$Nodes
+6
+1 0 0 0.5
+2 1 0 0.5
+3 2 0 0.5
+4 0 1 0.5
+5 1 1 0.5
+6 2 1 0.5
+$EndNodes
+$Elements
+10
+1 15 2 0 1 1
+2 1 2 1 1 1 2
+3 1 2 1 1 2 3
+4 1 2 2 2 3 6
+5 1 2 1 1 6 5
+6 1 2 1 1 5 4
+7 1 2 3 3 4 1
+8 3 2 7 1 1 2 5 4
+9 2 2 7 1 2 3 6
+10 2 2 7 1 2 5 6
+$EndElements
+)";
+
+TEST(MeshReaderGmsh, A2DMeshBecomesOneLayerOfPrismsAndHexahedra) {
+  const MeshDescription layer = readGmsh(writeMesh("planar.msh", gmsh2D));
+  using unstructured::CellShape;
+  EXPECT_EQ(layer.cellShapes,
+            (std::vector<CellShape>{CellShape::Hexahedron, CellShape::Prism, CellShape::Prism}));
+  ASSERT_EQ(layer.nodes.size(), 12u);
+  EXPECT_EQ(layer.nodes[4], (unstructured::Point{1.0, 1.0, 0.0}));
+  EXPECT_EQ(layer.nodes[10], (unstructured::Point{1.0, 1.0, 1.0}));
+  EXPECT_EQ(layer.cellNodes.indices,
+            (std::vector<int>{0, 1, 4, 3, 6, 7, 10, 9, 1, 2, 5, 7, 8, 11, 1, 4, 5, 7, 10, 11}));
+  EXPECT_EQ(layer.tagNames, (std::map<int, std::string>{
+                                {1, "wall"}, {2, "outlet"}, {3, "inlet"}, {4, "layer_planes"}}));
+  // The mesh the solver builds: volume 2, every boundary face tagged, 6 faces on the edges'
+  // tags and 6 on the planes, the planes' normals along z.
+  const unstructured::Mesh mesh = unstructured::buildMesh(layer);
+  double volume = 0.0;
+  for (const double v : mesh.cellVolume)
+    volume += v;
+  EXPECT_NEAR(volume, 2.0, 1e-14);
+  std::map<int, int> facesOfTag;
+  for (int f = 0; f < mesh.numFaces(); ++f)
+    if (mesh.neighbour[std::size_t(f)] < 0) {
+      ++facesOfTag[mesh.faceTag[std::size_t(f)]];
+      if (mesh.faceTag[std::size_t(f)] == 4) {
+        const unstructured::Point& area = mesh.faceArea[std::size_t(f)];
+        EXPECT_EQ(area[0], 0.0);
+        EXPECT_EQ(area[1], 0.0);
+      }
+    }
+  EXPECT_EQ(facesOfTag, (std::map<int, int>{{1, 4}, {2, 1}, {3, 1}, {4, 6}}));
 }
 
 TEST(MeshReaderSu2, RejectsA2DMesh) {

@@ -11,6 +11,7 @@
 #include "engine/unstructured/box_mesh.hpp"
 #include "engine/unstructured/coloring.hpp"
 #include "engine/unstructured/mesh.hpp"
+#include "engine/unstructured/planar_layer.hpp"
 #include "engine/unstructured/renumbering.hpp"
 
 namespace tessera::unstructured {
@@ -265,6 +266,27 @@ TEST(UnstructuredMesh, RenumberingRejectsNonPermutations) {
   EXPECT_THROW(renumbered(m, std::vector<int>{0, 0}), std::invalid_argument);
   EXPECT_THROW(renumbered(m, std::vector<int>{0}), std::invalid_argument);
   EXPECT_THROW(boxMesh({.cells = BoxCells::Mixed}), std::invalid_argument);
+}
+
+} // namespace
+} // namespace tessera::unstructured
+
+namespace tessera::unstructured {
+namespace {
+
+TEST(PlanarLayer, RefusesWhatIsNoPlanarMesh) {
+  PlanarMeshDescription planar;
+  planar.nodes = {{0.0, 0.0}, {1.0, 0.0}, {0.0, 1.0}};
+  planar.cellNodes.appendRow(std::vector<int>{0, 1, 2});
+  EXPECT_NO_THROW(planarLayer(planar, 0.5));
+  EXPECT_THROW(planarLayer(planar, 0.0), std::invalid_argument);
+  PlanarMeshDescription pentagon = planar;
+  pentagon.cellNodes.appendRow(std::vector<int>{0, 1, 2, 0, 1});
+  EXPECT_THROW(planarLayer(pentagon, 1.0), std::invalid_argument);
+  PlanarMeshDescription outside = planar;
+  outside.boundaryEdgeNodes.appendRow(std::vector<int>{2, 3});
+  outside.boundaryTags.push_back(1);
+  EXPECT_THROW(planarLayer(outside, 1.0), std::invalid_argument);
 }
 
 } // namespace

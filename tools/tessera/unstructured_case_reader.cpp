@@ -12,6 +12,7 @@
 
 #include "engine/unstructured/box_mesh.hpp"
 #include "engine/unstructured/bump.hpp"
+#include "engine/unstructured/planar_layer.hpp"
 #include "engine/unstructured/renumbering.hpp"
 #include "io/gmsh_reader.hpp"
 #include "io/su2_reader.hpp"
@@ -161,15 +162,19 @@ UnstructuredBoundary readUnstructuredBoundary(Config& cfg, const unstructured::M
     if (byName && byNumber)
       cfg.fail(ConfigErrorKind::Inconsistent, numberKey,
                joined({"the same tag is set as ", nameKey, ": keep one of them"}));
-    if (!byName && !byNumber)
+    // The two planes of a 2D mesh's layer are symmetry planes unless the case says otherwise.
+    const bool layerPlanes =
+        name != mesh.tagNames.end() && name->second == unstructured::kLayerPlanesName && !byNumber;
+    if (!byName && !byNumber && !layerPlanes)
       throw ConfigError(
           ConfigErrorKind::MissingKey,
           joined({cfg.sourceName(), ": the mesh's boundary faces of ", describeTag(mesh, tag),
                   " have no condition: set ", nameKey.empty() ? numberKey : nameKey,
                   nameKey.empty() ? "" : joined({" (or ", numberKey, ")"}), " to one of ",
                   kindList}));
-    const FaceKind kind =
-        *parseBoundaryFaceKind(cfg.getChoice(byName ? nameKey : numberKey, std::nullopt, kinds));
+    const FaceKind kind = *parseBoundaryFaceKind(
+        cfg.getChoice(byName || layerPlanes ? nameKey : numberKey,
+                      layerPlanes ? std::optional<std::string>("symmetry") : std::nullopt, kinds));
     boundary.kindOfTag[tag] = kind;
     anyFarfield = anyFarfield || kind == FaceKind::Farfield;
   }
