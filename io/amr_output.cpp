@@ -190,6 +190,7 @@ fs::path AmrSeriesWriter::write(int step, double time, const PatchMesh& mesh,
   throwOnAnyFailure(comm_, failure, stagedFile.string());
 
   const std::string fileName = stepName + ".vthb";
+  detail::recordStep(written_, time, fileName); // every rank: a checkpoint carries the list
   if (rank == 0) {
     try {
       // The blocks first, then the .vthb that names them; a step written again replaces both.
@@ -197,8 +198,6 @@ fs::path AmrSeriesWriter::write(int step, double time, const PatchMesh& mesh,
       fs::rename(staging / stepName, directory_ / stepName);
       fs::rename(stagedFile, directory_ / fileName);
       fs::remove_all(staging);
-      std::erase_if(written_, [&](const auto& entry) { return entry.second == fileName; });
-      written_.emplace_back(time, fileName);
       detail::writeTimeSeries(seriesPath(), written_);
       detail::writeFileSeries(directory_ / (baseName_ + ".vthb.series"), written_);
     } catch (const std::exception& e) {
@@ -207,10 +206,6 @@ fs::path AmrSeriesWriter::write(int step, double time, const PatchMesh& mesh,
     }
   }
   throwOnAnyFailure(comm_, failure, directory_ / fileName);
-  if (rank != 0) {
-    std::erase_if(written_, [&](const auto& entry) { return entry.second == fileName; });
-    written_.emplace_back(time, fileName);
-  }
   return directory_ / fileName;
 }
 

@@ -140,6 +140,12 @@ void addCellFields(vtkCellData* cellData, const std::vector<CellField>& fields, 
   }
 }
 
+void recordStep(std::vector<std::pair<double, std::string>>& steps, double time,
+                const std::string& file) {
+  std::erase_if(steps, [&](const auto& step) { return step.second == file; });
+  steps.emplace_back(time, file);
+}
+
 void writeTimeSeries(const fs::path& file,
                      const std::vector<std::pair<double, std::string>>& steps) {
   writeXml(seriesElement(steps), file);
@@ -204,9 +210,7 @@ fs::path writeSeriesStep(const fs::path& directory, const std::string& baseName,
   const std::string summaryName = stepName + ".pvtu";
   if (rank == 0) {
     writeXml(summaryElement(grid, stepName, numRanks), directory / summaryName);
-    // A step written again (a rerun of it) replaces its entry instead of adding a second one.
-    std::erase_if(written, [&](const auto& entry) { return entry.second == summaryName; });
-    written.emplace_back(time, summaryName);
+    recordStep(written, time, summaryName);
     writeTimeSeries(directory / (baseName + ".pvd"), written);
   }
   return directory / summaryName;

@@ -24,6 +24,11 @@ void checkSeriesNames(std::string_view writer, const std::string& baseName, int 
 // component count, `cells` tuples each.
 void addCellFields(vtkCellData* cellData, const std::vector<CellField>& fields, long long cells);
 
+// Adds a written step to a series' list: a step written again (a rerun of it) replaces its entry
+// instead of adding a second one.
+void recordStep(std::vector<std::pair<double, std::string>>& steps, double time,
+                const std::string& file);
+
 // Writes the .pvd time series that lists `steps` (time, file relative to the .pvd's folder).
 void writeTimeSeries(const std::filesystem::path& file,
                      const std::vector<std::pair<double, std::string>>& steps);
