@@ -292,6 +292,8 @@ TEST_F(TesseraCli, AmrOutputOnTwoRanksListsTheBlocksOfOne) {
       " --set output.format=amr --set 'output.fields=[\"primitive\", \"mach\", \"vorticity\"]'");
   ASSERT_EQ(one.exitCode, 0) << one.output;
   ASSERT_EQ(two.exitCode, 0) << two.output;
+  if (!TESSERA_HAS_VTK)
+    GTEST_SKIP() << "a build without VTK writes no output";
   int steps = 0;
   for (const auto& entry : fs::directory_iterator(dir_ / "one"))
     if (entry.path().extension() == ".vthb") {
