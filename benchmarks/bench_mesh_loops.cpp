@@ -1,20 +1,24 @@
-// The mesh loop modes of seed 003 (solvers/unstructured/mesh_loops.hpp): every mode of the four
+// The mesh loop modes of seed 003 (solvers/unstructured/mesh_loops.hpp): every mode of the five
 // kernels on a box of n^3 cubes cut into 6 n^3 tetrahedra (n = 70 by default: 2.06 M cells), with
 // the cells shuffled and then RCM-ordered:
-//   BM_<kernel>/<mode>/<ordering>/<n>   kernel: interpolation, gradient, flux_sum, min_max;
+//   BM_<kernel>/<mode>/<ordering>/<n>   kernel: interpolation, gradient, least_squares, flux_sum,
+//                                       min_max;
 //                                       mode: face, cell, node (as the kernel has them).
 // On the device where the build has one and it is visible (the device twins), else on the host
 // (OpenMP); the context line "space" says which. Own flags, given before Google Benchmark's:
 //   --cubes=70,90              n per case (each case 6 n^3 tetrahedra);
-//   --strategy=global_atomic   the face scatter's strategy (face loops of gradient and flux_sum).
+//   --strategy=global_atomic   the face scatter's strategy (face loops of the gradients and
+//                              flux_sum).
 //
 // Counters: cells/s, and GB/s, the effective bandwidth over the bytes every mode of a kernel must
 // move at least (each input read once, each output written once, the mesh relation the kernel
 // needs once in its most compact form), so that within a kernel GB/s ranks the modes as time does:
 //   interpolation  q (40 B/cell), qNode (40 B/node), per cell-node pair its node index and weight
 //                  (4 + 8 B);
-//   gradient       q and volume (48 B/cell), grad (120 B/cell), per face owner, neighbour and
-//                  area vector (8 + 24 B);
+//   gradient       qNode (40 B/node), the cell's matrix (72 B/cell), grad (120 B/cell), per face
+//                  owner, neighbour, area vector and its 3 node indices (8 + 24 + 12 B);
+//   least_squares  q and the cell's matrix (40 + 72 B/cell), grad (120 B/cell), per face owner,
+//                  neighbour and weighted offset (8 + 24 B);
 //   flux_sum       flux, owner, neighbour (40 + 8 B/face), residual (40 B/cell);
 //   min_max        q (40 B/cell), minima and maxima (80 B/cell), owner, neighbour (8 B/face).
 // What a mode moves beyond that (indirect loads that miss, zeroing a scattered output, atomics)
@@ -92,6 +96,8 @@ void run(const MeshLoopPlan& plan, LoopKernel kernel, LoopMode mode, const doubl
       return interpolateToNodesDevice(plan, mode, in, out);
     case LoopKernel::Gradient:
       return greenGaussGradientDevice(plan, mode, s, in, out);
+    case LoopKernel::LeastSquares:
+      return leastSquaresGradientDevice(plan, mode, s, in, out);
     case LoopKernel::FluxSum:
       return sumFluxesDevice(plan, mode, s, in, out);
     case LoopKernel::MinMax:
@@ -104,6 +110,8 @@ void run(const MeshLoopPlan& plan, LoopKernel kernel, LoopMode mode, const doubl
     return interpolateToNodesHost(plan, mode, in, out);
   case LoopKernel::Gradient:
     return greenGaussGradientHost(plan, mode, s, in, out);
+  case LoopKernel::LeastSquares:
+    return leastSquaresGradientHost(plan, mode, s, in, out);
   case LoopKernel::FluxSum:
     return sumFluxesHost(plan, mode, s, in, out);
   case LoopKernel::MinMax:
@@ -139,6 +147,8 @@ struct LoopCase {
           call(k, m);
   }
 
+  // The gradient reads node values: the first nodes' worth of q serves (a tetrahedral box has
+  // about one node per 6 cells).
   void call(LoopKernel k, LoopMode m) {
     run(*plan, k, m, k == LoopKernel::FluxSum ? flux.data() : q.data(), out.data());
   }
@@ -150,7 +160,9 @@ struct LoopCase {
     case LoopKernel::Interpolation:
       return 40.0 * c + 40.0 * nodes + 12.0 * cellNodePairs;
     case LoopKernel::Gradient:
-      return 168.0 * c + 32.0 * f;
+      return 40.0 * nodes + 192.0 * c + 44.0 * f;
+    case LoopKernel::LeastSquares:
+      return 232.0 * c + 32.0 * f;
     case LoopKernel::FluxSum:
       return 48.0 * f + 40.0 * c;
     default:

@@ -8,12 +8,31 @@ namespace tessera::unstructured {
 
 // Atomics provides static add, min and max on a double in memory (HostAtomics, DeviceAtomics).
 
-// phi_f of the Green-Gauss gradient: the owner-neighbour average, the owner's value on the
-// boundary. Every mode evaluates it here, so all of them see the same bits for a face.
-TESSERA_INLINE void faceValue(const double* q, int owner, int neighbour, double (&phi)[kCellVars]) {
+// phi_f of the Green-Gauss gradient: the mean of the node values at the face's nodes. Every mode
+// evaluates it here, so all of them see the same bits for a face.
+TESSERA_INLINE void faceValue(const MeshLoopView& m, const double* qNode, int f,
+                              double (&phi)[kCellVars]) {
   for (int k = 0; k < kCellVars; ++k)
-    phi[k] = neighbour >= 0 ? 0.5 * (q[kCellVars * owner + k] + q[kCellVars * neighbour + k])
-                            : q[kCellVars * owner + k];
+    phi[k] = 0.0;
+  const int first = m.faceNodeOffsets[f], last = m.faceNodeOffsets[f + 1];
+  for (int s = first; s < last; ++s)
+    for (int k = 0; k < kCellVars; ++k)
+      phi[k] += qNode[kCellVars * m.faceNodes[s] + k];
+  const double inv = 1.0 / (last - first);
+  for (int k = 0; k < kCellVars; ++k)
+    phi[k] *= inv;
+}
+
+// out[3k + a] = scale sum_b matrix[a][b] phi[k] v[b]: a face term phi v turned into gradient
+// components by a cell's 3x3 matrix (row-major).
+TESSERA_INLINE void gradientTerm(const double* matrix, const double (&phi)[kCellVars],
+                                 const double* v, double scale, double* out) {
+  double mv[3];
+  for (int a = 0; a < 3; ++a)
+    mv[a] = scale * (matrix[3 * a] * v[0] + matrix[3 * a + 1] * v[1] + matrix[3 * a + 2] * v[2]);
+  for (int k = 0; k < kCellVars; ++k)
+    for (int a = 0; a < 3; ++a)
+      out[3 * k + a] = phi[k] * mv[a];
 }
 
 // Interpolation, face loop (seed 003's NV-F): each face adds its owner's and its neighbour's
@@ -68,27 +87,101 @@ struct InterpolateNodeLoop {
   }
 };
 
-// Gradient, face loop (GQ-F): the contribution of the face scatter, already divided by the
-// volume of the cell it goes to, so that the scatter is the whole kernel.
+// Gradient, face loop (GQ-F): the contribution of the face scatter, already turned into gradient
+// components by the matrix of the cell it goes to, so that the scatter is the whole kernel.
 struct GradientFaceContribution {
   MeshLoopView m;
-  const double* q;
+  const double* qNode;
   TESSERA_HOST_DEVICE void operator()(int f, double* toOwner, double* toNeighbour) const {
     const int o = m.owner[f], n = m.neighbour[f];
     double phi[kCellVars];
-    faceValue(q, o, n, phi);
+    faceValue(m, qNode, f, phi);
     const double* area = m.faceArea + 3 * f;
-    const double so = 1.0 / m.cellVolume[o], sn = n >= 0 ? -1.0 / m.cellVolume[n] : 0.0;
-    for (int k = 0; k < kCellVars; ++k)
-      for (int a = 0; a < 3; ++a) {
-        toOwner[3 * k + a] = phi[k] * area[a] * so;
-        toNeighbour[3 * k + a] = phi[k] * area[a] * sn;
-      }
+    gradientTerm(m.greenGaussMatrix + 9 * o, phi, area, 1.0, toOwner);
+    if (n >= 0)
+      gradientTerm(m.greenGaussMatrix + 9 * n, phi, area, -1.0, toNeighbour);
+    else
+      for (int i = 0; i < kGradientValues; ++i)
+        toNeighbour[i] = 0.0;
   }
 };
 
 // Gradient, cell loop (GQ-C): each cell sums over its faces, the sign by its side of the face.
 struct GradientCellLoop {
+  MeshLoopView m;
+  const double* qNode;
+  double* grad;
+  TESSERA_HOST_DEVICE void operator()(int c) const {
+    double sum[kGradientValues] = {};
+    for (int s = m.cellFaceOffsets[c]; s < m.cellFaceOffsets[c + 1]; ++s) {
+      const int f = m.cellFaces[s];
+      double phi[kCellVars];
+      faceValue(m, qNode, f, phi);
+      const double sign = m.owner[f] == c ? 1.0 : -1.0;
+      for (int k = 0; k < kCellVars; ++k)
+        for (int a = 0; a < 3; ++a)
+          sum[3 * k + a] += sign * phi[k] * m.faceArea[3 * f + a];
+    }
+    const double* G = m.greenGaussMatrix + 9 * c;
+    for (int k = 0; k < kCellVars; ++k)
+      for (int a = 0; a < 3; ++a)
+        grad[kGradientValues * c + 3 * k + a] =
+            G[3 * a] * sum[3 * k] + G[3 * a + 1] * sum[3 * k + 1] + G[3 * a + 2] * sum[3 * k + 2];
+  }
+};
+
+// Gradient, node loop (GQ-N): phi_f S_f = sum over the face's nodes of qNode S_f / NN_f (NN_f the
+// face's node count), so each node adds its share of every face around it to both cells, with
+// atomics.
+template <class Atomics>
+struct GradientNodeLoop {
+  MeshLoopView m;
+  const double* qNode;
+  double* grad;
+  TESSERA_HOST_DEVICE void operator()(int node) const {
+    double phi[kCellVars];
+    for (int k = 0; k < kCellVars; ++k)
+      phi[k] = qNode[kCellVars * node + k];
+    for (int s = m.nodeFaceOffsets[node]; s < m.nodeFaceOffsets[node + 1]; ++s) {
+      const int f = m.nodeFaces[s];
+      const int o = m.owner[f], n = m.neighbour[f];
+      const double share = 1.0 / (m.faceNodeOffsets[f + 1] - m.faceNodeOffsets[f]);
+      double term[kGradientValues];
+      gradientTerm(m.greenGaussMatrix + 9 * o, phi, m.faceArea + 3 * f, share, term);
+      for (int i = 0; i < kGradientValues; ++i)
+        Atomics::add(grad + kGradientValues * o + i, term[i]);
+      if (n < 0)
+        continue;
+      gradientTerm(m.greenGaussMatrix + 9 * n, phi, m.faceArea + 3 * f, -share, term);
+      for (int i = 0; i < kGradientValues; ++i)
+        Atomics::add(grad + kGradientValues * n + i, term[i]);
+    }
+  }
+};
+
+// Least-squares gradient, face loop: w d (q_neighbour - q_owner), the same for both cells, turned
+// into gradient components by each cell's matrix.
+struct LeastSquaresFaceContribution {
+  MeshLoopView m;
+  const double* q;
+  TESSERA_HOST_DEVICE void operator()(int f, double* toOwner, double* toNeighbour) const {
+    const int o = m.owner[f], n = m.neighbour[f];
+    if (n < 0) {
+      for (int i = 0; i < kGradientValues; ++i)
+        toOwner[i] = toNeighbour[i] = 0.0;
+      return;
+    }
+    double jump[kCellVars];
+    for (int k = 0; k < kCellVars; ++k)
+      jump[k] = q[kCellVars * n + k] - q[kCellVars * o + k];
+    const double* v = m.leastSquaresFace + 3 * f;
+    gradientTerm(m.leastSquaresMatrix + 9 * o, jump, v, 1.0, toOwner);
+    gradientTerm(m.leastSquaresMatrix + 9 * n, jump, v, 1.0, toNeighbour);
+  }
+};
+
+// Least-squares gradient, cell loop: each cell sums over its interior faces.
+struct LeastSquaresCellLoop {
   MeshLoopView m;
   const double* q;
   double* grad;
@@ -96,45 +189,20 @@ struct GradientCellLoop {
     double sum[kGradientValues] = {};
     for (int s = m.cellFaceOffsets[c]; s < m.cellFaceOffsets[c + 1]; ++s) {
       const int f = m.cellFaces[s];
-      const int o = m.owner[f];
-      double phi[kCellVars];
-      faceValue(q, o, m.neighbour[f], phi);
-      const double sign = o == c ? 1.0 : -1.0;
-      for (int k = 0; k < kCellVars; ++k)
-        for (int a = 0; a < 3; ++a)
-          sum[3 * k + a] += sign * phi[k] * m.faceArea[3 * f + a];
-    }
-    const double scale = 1.0 / m.cellVolume[c];
-    for (int i = 0; i < kGradientValues; ++i)
-      grad[kGradientValues * c + i] = sum[i] * scale;
-  }
-};
-
-// Gradient, node loop (GQ-N): each node takes 1/NN_f of every face around it (NN_f: the face's
-// node count, so the face's nodes add the face once) and adds it to both cells with atomics.
-template <class Atomics>
-struct GradientNodeLoop {
-  MeshLoopView m;
-  const double* q;
-  double* grad;
-  TESSERA_HOST_DEVICE void operator()(int node) const {
-    for (int s = m.nodeFaceOffsets[node]; s < m.nodeFaceOffsets[node + 1]; ++s) {
-      const int f = m.nodeFaces[s];
       const int o = m.owner[f], n = m.neighbour[f];
-      double phi[kCellVars];
-      faceValue(q, o, n, phi);
-      const double share = 1.0 / (m.faceNodeOffsets[f + 1] - m.faceNodeOffsets[f]);
-      const double so = share / m.cellVolume[o];
-      for (int k = 0; k < kCellVars; ++k)
-        for (int a = 0; a < 3; ++a)
-          Atomics::add(grad + kGradientValues * o + 3 * k + a, phi[k] * m.faceArea[3 * f + a] * so);
       if (n < 0)
         continue;
-      const double sn = -share / m.cellVolume[n];
-      for (int k = 0; k < kCellVars; ++k)
+      for (int k = 0; k < kCellVars; ++k) {
+        const double jump = q[kCellVars * n + k] - q[kCellVars * o + k];
         for (int a = 0; a < 3; ++a)
-          Atomics::add(grad + kGradientValues * n + 3 * k + a, phi[k] * m.faceArea[3 * f + a] * sn);
+          sum[3 * k + a] += jump * m.leastSquaresFace[3 * f + a];
+      }
     }
+    const double* L = m.leastSquaresMatrix + 9 * c;
+    for (int k = 0; k < kCellVars; ++k)
+      for (int a = 0; a < 3; ++a)
+        grad[kGradientValues * c + 3 * k + a] =
+            L[3 * a] * sum[3 * k] + L[3 * a + 1] * sum[3 * k + 1] + L[3 * a + 2] * sum[3 * k + 2];
   }
 };
 

@@ -11,6 +11,7 @@
 #include "engine/atomics/face_scatter_plan.hpp"
 #include "engine/device_array.hpp"
 #include "engine/unstructured/mesh.hpp"
+#include "engine/unstructured/reconstruction_geometry.hpp"
 
 namespace tessera::unstructured {
 
@@ -18,11 +19,12 @@ inline constexpr int kCellVars = 5;
 inline constexpr int kGradientValues = 3 * kCellVars;
 inline constexpr int kMinMaxValues = 2 * kCellVars;
 
-enum class LoopKernel : std::uint8_t { Interpolation, Gradient, FluxSum, MinMax };
+enum class LoopKernel : std::uint8_t { Interpolation, Gradient, LeastSquares, FluxSum, MinMax };
 enum class LoopMode : std::uint8_t { Face, Cell, Node };
 
 inline constexpr std::array kAllLoopKernels = {LoopKernel::Interpolation, LoopKernel::Gradient,
-                                               LoopKernel::FluxSum, LoopKernel::MinMax};
+                                               LoopKernel::LeastSquares, LoopKernel::FluxSum,
+                                               LoopKernel::MinMax};
 inline constexpr std::array kAllLoopModes = {LoopMode::Face, LoopMode::Cell, LoopMode::Node};
 
 constexpr std::string_view loopKernelName(LoopKernel k) {
@@ -31,6 +33,8 @@ constexpr std::string_view loopKernelName(LoopKernel k) {
     return "interpolation";
   case LoopKernel::Gradient:
     return "gradient";
+  case LoopKernel::LeastSquares:
+    return "least_squares";
   case LoopKernel::FluxSum:
     return "flux_sum";
   default:
@@ -49,7 +53,8 @@ constexpr std::string_view loopModeName(LoopMode m) {
   }
 }
 
-// Seed 003 gives the flux summation and the min/max no node loop: they read no node data.
+// Seed 003 gives the flux summation and the min/max no node loop: they read no node data; nor
+// does the least-squares gradient.
 constexpr bool hasLoopMode(LoopKernel k, LoopMode m) {
   return m != LoopMode::Node || k == LoopKernel::Interpolation || k == LoopKernel::Gradient;
 }
@@ -72,13 +77,19 @@ struct MeshLoopView {
   const int* faceNodes = nullptr;
   const int* nodeFaceOffsets = nullptr; // the transpose of faceNodes
   const int* nodeFaces = nullptr;
-  // Interpolation weights w(c, n) = (1 / V_c) / sum over the cells around n of 1 / V, in the
-  // layout each mode reads: per cellNodes entry, per nodeCells entry, and per faceNodes entry two
-  // (the owner's, the neighbour's; 0 on boundary faces) divided by m(c, n), the number of faces
-  // of c that hold n, so that the m faces through which a face loop meets (c, n) add w(c, n) once.
+  // Interpolation weights w(c, n) (engine/unstructured/reconstruction_geometry.hpp: exact for
+  // linear fields), in the layout each mode reads: per cellNodes entry, per nodeCells entry, and
+  // per faceNodes entry two (the owner's, the neighbour's; 0 on boundary faces) divided by m(c, n),
+  // the number of faces of c that hold n, so that the m faces through which a face loop meets (c,
+  // n) add w(c, n) once.
   const double* cellNodeWeight = nullptr;
   const double* nodeCellWeight = nullptr;
   const double* faceNodeWeight = nullptr;
+  // The gradients' matrices and the least-squares face vectors
+  // (engine/unstructured/reconstruction_geometry.hpp): [cell][3][3], [cell][3][3], [face][3].
+  const double* greenGaussMatrix = nullptr;
+  const double* leastSquaresMatrix = nullptr;
+  const double* leastSquaresFace = nullptr;
 };
 
 // Host-side construction of the plan's arrays.
@@ -90,12 +101,11 @@ struct InterpolationWeights {
 };
 
 inline InterpolationWeights interpolationWeights(const Mesh& mesh) {
-  std::vector<double> weightSum(std::size_t(mesh.numNodes()), 0.0);
-  for (int c = 0; c < mesh.numCells(); ++c)
-    for (int n : mesh.cellNodes.row(c))
-      weightSum[std::size_t(n)] += 1.0 / mesh.cellVolume[std::size_t(c)];
+  const std::vector<double> atNode = nodeWeights(mesh);
   const auto weight = [&](int c, int n) {
-    return 1.0 / mesh.cellVolume[std::size_t(c)] / weightSum[std::size_t(n)];
+    const std::span<const int> cells = mesh.nodeCells.row(n);
+    const std::size_t i = std::size_t(std::find(cells.begin(), cells.end(), c) - cells.begin());
+    return atNode[std::size_t(mesh.nodeCells.offsets[std::size_t(n)]) + i];
   };
   InterpolationWeights w;
   w.cellNode.resize(mesh.cellNodes.indices.size());
@@ -120,11 +130,7 @@ inline InterpolationWeights interpolationWeights(const Mesh& mesh) {
       }
     }
   }
-  w.nodeCell.resize(mesh.nodeCells.indices.size());
-  for (int n = 0; n < mesh.numNodes(); ++n)
-    for (int s = mesh.nodeCells.offsets[std::size_t(n)];
-         s < mesh.nodeCells.offsets[std::size_t(n) + 1]; ++s)
-      w.nodeCell[std::size_t(s)] = weight(mesh.nodeCells.indices[std::size_t(s)], n);
+  w.nodeCell = atNode;
   return w;
 }
 
@@ -147,6 +153,7 @@ private:
   DeviceArray<int> cellNodeOffsets_, cellNodes_, nodeCellOffsets_, nodeCells_, faceNodeOffsets_,
       faceNodes_, nodeFaceOffsets_, nodeFaces_;
   DeviceArray<double> faceArea_, cellVolume_, cellNodeWeight_, nodeCellWeight_, faceNodeWeight_;
+  DeviceArray<double> greenGaussMatrix_, leastSquaresMatrix_, leastSquaresFace_;
 };
 
 inline MeshLoopPlan::MeshLoopPlan(const Mesh& mesh, MemorySpace space)
@@ -166,6 +173,10 @@ inline MeshLoopPlan::MeshLoopPlan(const Mesh& mesh, MemorySpace space)
   cellNodeWeight_ = toSpace(w.cellNode, space);
   nodeCellWeight_ = toSpace(w.nodeCell, space);
   faceNodeWeight_ = toSpace(w.faceNode, space);
+  const ReconstructionGeometry g = reconstructionGeometry(mesh);
+  greenGaussMatrix_ = toSpace(g.greenGaussMatrix, space);
+  leastSquaresMatrix_ = toSpace(g.leastSquaresMatrix, space);
+  leastSquaresFace_ = toSpace(g.leastSquaresFace, space);
 }
 
 inline MeshLoopView MeshLoopPlan::view() const {
@@ -191,6 +202,9 @@ inline MeshLoopView MeshLoopPlan::view() const {
   v.cellNodeWeight = cellNodeWeight_.data();
   v.nodeCellWeight = nodeCellWeight_.data();
   v.faceNodeWeight = faceNodeWeight_.data();
+  v.greenGaussMatrix = greenGaussMatrix_.data();
+  v.leastSquaresMatrix = leastSquaresMatrix_.data();
+  v.leastSquaresFace = leastSquaresFace_.data();
   return v;
 }
 

@@ -1,10 +1,11 @@
 #pragma once
-// The mesh loop modes of seed 003 (Weng et al.) for four kernels of a cell-centred finite-volume
-// solver on the unstructured mesh, NV = 5 variables per cell stored AoS [cell][5]:
+// The mesh loop modes of seed 003 (Weng et al.) for the kernels of a cell-centred second-order
+// finite-volume solver on the unstructured mesh, NV = 5 variables per cell stored AoS [cell][5]:
 //
 //   kernel          output (AoS)                                  modes
 //   Interpolation   qNode[node][5]: cells -> nodes                 face, cell, node
-//   Gradient        grad[cell][5][3]: Green-Gauss                  face, cell, node
+//   Gradient        grad[cell][5][3]: Green-Gauss from qNode       face, cell, node
+//   LeastSquares    grad[cell][5][3]: weighted least squares       face, cell
 //   FluxSum         residual[cell][5]: sum of per-face fluxes      face, cell
 //   MinMax          minMax[cell][10]: 5 minima, then 5 maxima      face, cell
 //
@@ -14,11 +15,13 @@
 // the node (gradient, seed 003's Algorithm 7). Every mode of a kernel computes the same values up
 // to round-off (min/max: exactly).
 //
-// Definitions (tests/support/mesh_loop_references.hpp has them written plainly):
-//   Interpolation: inverse-volume weighted average of the cells around the node,
-//     qNode_n = sum_c q_c / V_c / sum_c 1 / V_c.
-//   Gradient: grad_c = (1 / V_c) sum_f phi_f S_f, S_f leaving c (the face's area vector, negated
-//     where c is the neighbour); phi_f = (q_owner + q_neighbour) / 2, q_owner on boundary faces.
+// Definitions (engine/unstructured/reconstruction_geometry.hpp has the geometry;
+// tests/support/mesh_loop_references.hpp the definitions written plainly):
+//   Interpolation: qNode_n = sum over the cells c around n of w(c, n) q_c, the least-squares
+//     linear fit's value at the node (exact for linear fields).
+//   Gradient: grad_c = G_c sum_f phi_f S_f, S_f leaving c, phi_f the mean of qNode over the face's
+//     nodes, G_c the cell's Green-Gauss matrix (1 / V_c where the faces are planar).
+//   LeastSquares: grad_c = L_c sum over c's interior faces of w d (q_neighbour - q_owner).
 //   FluxSum: residual_c = sum over faces of c of flux_f, minus where c is the owner, plus where it
 //     is the neighbour (flux[face][5] given, positive from owner to neighbour).
 //   MinMax: the smallest and largest value of each variable over c and its face neighbours.
@@ -26,7 +29,7 @@
 // Each body (mesh_loop_bodies.hpp) is one item of one mode. The drivers in namespace detail run it
 // through an execution policy: HostExecution (OpenMP loops, std::atomic_ref) here, DeviceExecution
 // (one GPU thread per item, hardware atomics) in mesh_loops_device.cu. The face loops that add to
-// cells (gradient, flux summation) go through the atomic-strategy library's face scatter, whose
+// cells (gradients, flux summation) go through the atomic-strategy library's face scatter, whose
 // strategy the caller picks; the other atomics are plain ones per value.
 #include <atomic>
 #include <cstddef>
@@ -80,7 +83,7 @@ void interpolateToNodes(const MeshLoopPlan& plan, LoopMode mode, const double* q
 
 template <class Exec>
 void greenGaussGradient(const MeshLoopPlan& plan, LoopMode mode, atomics::Strategy strategy,
-                        const double* q, double* grad) {
+                        const double* qNode, double* grad) {
   requireLoop<Exec>(plan, LoopKernel::Gradient, mode);
   const MeshLoopView m = plan.view();
   const std::size_t values = std::size_t(kGradientValues) * std::size_t(m.numCells);
@@ -88,15 +91,29 @@ void greenGaussGradient(const MeshLoopPlan& plan, LoopMode mode, atomics::Strate
   case LoopMode::Face:
     Exec::fill(grad, values, 0.0);
     Exec::template scatter<kGradientValues>(plan.scatter(), strategy,
-                                            GradientFaceContribution{m, q}, grad);
+                                            GradientFaceContribution{m, qNode}, grad);
     return;
   case LoopMode::Cell:
-    Exec::forEach(m.numCells, GradientCellLoop{m, q, grad});
+    Exec::forEach(m.numCells, GradientCellLoop{m, qNode, grad});
     return;
   case LoopMode::Node:
     Exec::fill(grad, values, 0.0);
-    Exec::forEach(m.numNodes, GradientNodeLoop<typename Exec::Atomics>{m, q, grad});
+    Exec::forEach(m.numNodes, GradientNodeLoop<typename Exec::Atomics>{m, qNode, grad});
     return;
+  }
+}
+
+template <class Exec>
+void leastSquaresGradient(const MeshLoopPlan& plan, LoopMode mode, atomics::Strategy strategy,
+                          const double* q, double* grad) {
+  requireLoop<Exec>(plan, LoopKernel::LeastSquares, mode);
+  const MeshLoopView m = plan.view();
+  if (mode == LoopMode::Face) {
+    Exec::fill(grad, std::size_t(kGradientValues) * std::size_t(m.numCells), 0.0);
+    Exec::template scatter<kGradientValues>(plan.scatter(), strategy,
+                                            LeastSquaresFaceContribution{m, q}, grad);
+  } else {
+    Exec::forEach(m.numCells, LeastSquaresCellLoop{m, q, grad});
   }
 }
 
@@ -175,15 +192,19 @@ struct HostExecution {
 };
 
 // The host loops; plan in host memory, arrays AoS as in the table at the top. `strategy` is the
-// face scatter's (face loops of the gradient and the flux summation only). Throw
+// face scatter's (face loops of the gradients and the flux summation only). Throw
 // std::invalid_argument for a mode the kernel does not have or a plan in device memory.
 inline void interpolateToNodesHost(const MeshLoopPlan& plan, LoopMode mode, const double* q,
                                    double* qNode) {
   detail::interpolateToNodes<HostExecution>(plan, mode, q, qNode);
 }
 inline void greenGaussGradientHost(const MeshLoopPlan& plan, LoopMode mode,
-                                   atomics::Strategy strategy, const double* q, double* grad) {
-  detail::greenGaussGradient<HostExecution>(plan, mode, strategy, q, grad);
+                                   atomics::Strategy strategy, const double* qNode, double* grad) {
+  detail::greenGaussGradient<HostExecution>(plan, mode, strategy, qNode, grad);
+}
+inline void leastSquaresGradientHost(const MeshLoopPlan& plan, LoopMode mode,
+                                     atomics::Strategy strategy, const double* q, double* grad) {
+  detail::leastSquaresGradient<HostExecution>(plan, mode, strategy, q, grad);
 }
 inline void sumFluxesHost(const MeshLoopPlan& plan, LoopMode mode, atomics::Strategy strategy,
                           const double* flux, double* residual) {

@@ -87,8 +87,13 @@ void interpolateToNodesDevice(const MeshLoopPlan& plan, LoopMode mode, const dou
 }
 
 void greenGaussGradientDevice(const MeshLoopPlan& plan, LoopMode mode, atomics::Strategy strategy,
-                              const double* q, double* grad) {
-  detail::greenGaussGradient<DeviceExecution>(plan, mode, strategy, q, grad);
+                              const double* qNode, double* grad) {
+  detail::greenGaussGradient<DeviceExecution>(plan, mode, strategy, qNode, grad);
+}
+
+void leastSquaresGradientDevice(const MeshLoopPlan& plan, LoopMode mode, atomics::Strategy strategy,
+                                const double* q, double* grad) {
+  detail::leastSquaresGradient<DeviceExecution>(plan, mode, strategy, q, grad);
 }
 
 void sumFluxesDevice(const MeshLoopPlan& plan, LoopMode mode, atomics::Strategy strategy,

@@ -8,12 +8,14 @@
 namespace tessera::unstructured {
 
 // The plan in device memory, every array a device pointer, AoS as in mesh_loops.hpp; `strategy`
-// is the face scatter's (face loops of the gradient and the flux summation only). Asynchronous.
+// is the face scatter's (face loops of the gradients and the flux summation only). Asynchronous.
 // Throw std::invalid_argument for a mode the kernel does not have or a plan in host memory.
 void interpolateToNodesDevice(const MeshLoopPlan& plan, LoopMode mode, const double* q,
                               double* qNode);
 void greenGaussGradientDevice(const MeshLoopPlan& plan, LoopMode mode, atomics::Strategy strategy,
-                              const double* q, double* grad);
+                              const double* qNode, double* grad);
+void leastSquaresGradientDevice(const MeshLoopPlan& plan, LoopMode mode, atomics::Strategy strategy,
+                                const double* q, double* grad);
 void sumFluxesDevice(const MeshLoopPlan& plan, LoopMode mode, atomics::Strategy strategy,
                      const double* flux, double* residual);
 void localMinMaxDevice(const MeshLoopPlan& plan, LoopMode mode, const double* q, double* minMax);

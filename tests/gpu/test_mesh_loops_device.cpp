@@ -69,10 +69,21 @@ TEST_P(MeshLoopDevice, InterpolationMatchesTheHostReference) {
 }
 
 TEST_P(MeshLoopDevice, GradientMatchesTheHostReference) {
-  const std::vector<double> expected = greenGaussGradientReference(mesh, q);
+  const std::vector<double> qNode = interpolateToNodesReference(mesh, q);
+  const std::vector<double> expected = greenGaussGradientReference(mesh, qNode);
   forEachModeAndStrategy(LoopKernel::Gradient, [&](LoopMode mode, atomics::Strategy strategy) {
-    const auto grad = onDevice(q, expected.size(), [&](const auto& p, auto in, auto out) {
+    const auto grad = onDevice(qNode, expected.size(), [&](const auto& p, auto in, auto out) {
       greenGaussGradientDevice(p, mode, strategy, in, out);
+    });
+    EXPECT_LE(relativeError(grad, expected, kGradientValues), kTolerance) << label(mode, strategy);
+  });
+}
+
+TEST_P(MeshLoopDevice, LeastSquaresMatchesTheHostReference) {
+  const std::vector<double> expected = leastSquaresGradientReference(mesh, q);
+  forEachModeAndStrategy(LoopKernel::LeastSquares, [&](LoopMode mode, atomics::Strategy strategy) {
+    const auto grad = onDevice(q, expected.size(), [&](const auto& p, auto in, auto out) {
+      leastSquaresGradientDevice(p, mode, strategy, in, out);
     });
     EXPECT_LE(relativeError(grad, expected, kGradientValues), kTolerance) << label(mode, strategy);
   });

@@ -64,7 +64,8 @@ void forEachModeAndStrategy(LoopKernel kernel, F&& f) {
   for (LoopMode mode : kAllLoopModes) {
     if (!hasLoopMode(kernel, mode))
       continue;
-    if (mode == LoopMode::Face && (kernel == LoopKernel::Gradient || kernel == LoopKernel::FluxSum))
+    if (mode == LoopMode::Face && kernel != LoopKernel::Interpolation &&
+        kernel != LoopKernel::MinMax)
       for (atomics::Strategy s : atomics::kAllStrategies)
         f(mode, s);
     else

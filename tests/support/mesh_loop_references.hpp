@@ -1,5 +1,5 @@
 #pragma once
-// Serial references of seed 003's four kernels (solvers/mesh_loops.hpp gives the definitions),
+// Serial references of the mesh-loop kernels (solvers/mesh_loops.hpp gives the definitions),
 // straight from the Mesh and written plainly, for the loop-mode tests.
 #include <algorithm>
 #include <cstddef>
@@ -7,35 +7,51 @@
 #include <vector>
 
 #include "engine/unstructured/mesh.hpp"
+#include "engine/unstructured/reconstruction_geometry.hpp"
 #include "solvers/unstructured/mesh_loop_plan.hpp"
 
 namespace tessera::unstructured {
 
+// The weights and matrices come from engine/unstructured/reconstruction_geometry (whose exactness
+// for linear fields the analytic tests check); what is plain here is how they are applied.
 inline std::vector<double> interpolateToNodesReference(const Mesh& mesh,
                                                        std::span<const double> q) {
-  std::vector<double> sum(std::size_t(kCellVars) * std::size_t(mesh.numNodes()), 0.0);
-  std::vector<double> weight(std::size_t(mesh.numNodes()), 0.0);
-  for (int c = 0; c < mesh.numCells(); ++c)
-    for (int n : mesh.cellNodes.row(c)) {
-      const double w = 1.0 / mesh.cellVolume[std::size_t(c)];
-      weight[std::size_t(n)] += w;
+  const std::vector<double> w = nodeWeights(mesh);
+  std::vector<double> qNode(std::size_t(kCellVars) * std::size_t(mesh.numNodes()), 0.0);
+  for (int n = 0; n < mesh.numNodes(); ++n)
+    for (int s = mesh.nodeCells.offsets[std::size_t(n)];
+         s < mesh.nodeCells.offsets[std::size_t(n) + 1]; ++s)
       for (std::size_t k = 0; k < kCellVars; ++k)
-        sum[kCellVars * std::size_t(n) + k] += w * q[kCellVars * std::size_t(c) + k];
+        qNode[kCellVars * std::size_t(n) + k] +=
+            w[std::size_t(s)] *
+            q[kCellVars * std::size_t(mesh.nodeCells.indices[std::size_t(s)]) + k];
+  return qNode;
+}
+
+// grad = M raw per cell and variable, M row-major 3x3 per cell.
+inline void applyCellMatrices(const std::vector<double>& matrices, std::vector<double>& grad) {
+  for (std::size_t c = 0; c < grad.size() / kGradientValues; ++c)
+    for (std::size_t k = 0; k < kCellVars; ++k) {
+      double* g = &grad[kGradientValues * c + 3 * k];
+      const double raw[3] = {g[0], g[1], g[2]};
+      for (std::size_t a = 0; a < 3; ++a)
+        g[a] = matrices[9 * c + 3 * a] * raw[0] + matrices[9 * c + 3 * a + 1] * raw[1] +
+               matrices[9 * c + 3 * a + 2] * raw[2];
     }
-  for (std::size_t i = 0; i < sum.size(); ++i)
-    sum[i] /= weight[i / kCellVars];
-  return sum;
 }
 
 inline std::vector<double> greenGaussGradientReference(const Mesh& mesh,
-                                                       std::span<const double> q) {
+                                                       std::span<const double> qNode) {
   std::vector<double> grad(std::size_t(kGradientValues) * std::size_t(mesh.numCells()), 0.0);
   for (std::size_t f = 0; f < std::size_t(mesh.numFaces()); ++f) {
     const std::size_t o = std::size_t(mesh.owner[f]);
     const int n = mesh.neighbour[f];
+    const std::span<const int> nodes = mesh.faceNodes.row(int(f));
     for (std::size_t k = 0; k < kCellVars; ++k) {
-      const double qo = q[kCellVars * o + k];
-      const double phi = n < 0 ? qo : (qo + q[kCellVars * std::size_t(n) + k]) / 2.0;
+      double phi = 0.0;
+      for (int node : nodes)
+        phi += qNode[kCellVars * std::size_t(node) + k];
+      phi /= double(nodes.size());
       for (std::size_t a = 0; a < 3; ++a) {
         grad[kGradientValues * o + 3 * k + a] += phi * mesh.faceArea[f][a];
         if (n >= 0)
@@ -43,8 +59,27 @@ inline std::vector<double> greenGaussGradientReference(const Mesh& mesh,
       }
     }
   }
-  for (std::size_t i = 0; i < grad.size(); ++i)
-    grad[i] /= mesh.cellVolume[i / kGradientValues];
+  applyCellMatrices(reconstructionGeometry(mesh).greenGaussMatrix, grad);
+  return grad;
+}
+
+inline std::vector<double> leastSquaresGradientReference(const Mesh& mesh,
+                                                         std::span<const double> q) {
+  const ReconstructionGeometry g = reconstructionGeometry(mesh);
+  std::vector<double> grad(std::size_t(kGradientValues) * std::size_t(mesh.numCells()), 0.0);
+  for (std::size_t f = 0; f < std::size_t(mesh.numFaces()); ++f) {
+    if (mesh.neighbour[f] < 0)
+      continue;
+    const std::size_t o = std::size_t(mesh.owner[f]), n = std::size_t(mesh.neighbour[f]);
+    for (std::size_t k = 0; k < kCellVars; ++k)
+      for (std::size_t a = 0; a < 3; ++a) {
+        const double term =
+            (q[kCellVars * n + k] - q[kCellVars * o + k]) * g.leastSquaresFace[3 * f + a];
+        grad[kGradientValues * o + 3 * k + a] += term;
+        grad[kGradientValues * n + 3 * k + a] += term;
+      }
+  }
+  applyCellMatrices(g.leastSquaresMatrix, grad);
   return grad;
 }
 

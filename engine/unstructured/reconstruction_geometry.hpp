@@ -1,0 +1,52 @@
+#pragma once
+// The geometric coefficients of second-order reconstruction on the mixed-element mesh, computed
+// once per mesh on the host. Both gradient methods are a face sum followed by a 3x3 matrix per
+// cell, exact for linear fields by construction:
+//
+// Green-Gauss with node-averaged face values: phi_f = the mean of phi at the face's nodes, the
+// node values interpolated from the cells around each node (nodeWeights), and
+//   grad_c = G_c sum_f phi_f S_f,  G_c = (sum_f S_f (xbar_f - x_c)^T)^-1,
+// S_f leaving c, xbar_f the mean of the face's nodes. Where the faces are planar, G_c = I / V_c
+// (the divergence theorem) and this is the textbook formula; on a warped quadrilateral face the
+// mean of the nodes is not the face's centroid, and G_c corrects exactly that, so a linear field's
+// gradient is exact on every shape.
+//
+// Weighted least squares: grad_c minimises sum_n w_n (phi_n - phi_c - g.d_n)^2 over the face
+// neighbours n, d_n = x_n - x_c, w_n = 1 / |d_n|^2, so
+//   grad_c = L_c sum_n w_n d_n (phi_n - phi_c),  L_c = (sum_n w_n d_n d_n^T)^+.
+// The face term w d (phi_neighbour - phi_owner), d from owner to neighbour, is the same for both
+// cells of the face.
+//
+// Pseudo-inverses (here and in the node weights): a cell whose neighbours' centroids span only a
+// plane or a line (every cell of a one-layer 2D mesh, a tetrahedron in a corner) gets the
+// gradient's components in the directions they span and 0 across them.
+#include <vector>
+
+#include "engine/unstructured/mesh.hpp"
+
+namespace tessera::unstructured {
+
+// Interpolation from cells to nodes, exact for linear fields: phi_node = sum over the cells c
+// around the node of w(c, node) phi_c, the value at the node of the least-squares linear fit to
+// the cells' centroid values (pseudo-Laplacian weights, Holmes and Connell 1989). The weights sum
+// to 1 and may be negative at the boundary, where the fit extrapolates. One weight per
+// mesh.nodeCells entry.
+std::vector<double> nodeWeights(const Mesh& mesh);
+
+struct ReconstructionGeometry {
+  std::vector<double> greenGaussMatrix;   // G_c, [cell][3][3] row-major
+  std::vector<double> leastSquaresMatrix; // L_c, [cell][3][3]
+  std::vector<double> leastSquaresFace;   // w d per face, [face][3] (0 on boundary faces)
+  // x_f - x_owner and x_f - x_neighbour (zeros on the boundary) per face, [face][6]: where the
+  // face states are reconstructed (x_f the face's centroid).
+  std::vector<double> faceOffset;
+  std::vector<double> cellSize; // V_c^(1/3), the length of Venkatakrishnan's threshold
+};
+
+ReconstructionGeometry reconstructionGeometry(const Mesh& mesh);
+
+// The Moore-Penrose pseudo-inverse of a symmetric 3x3 matrix (row-major), by Jacobi rotations:
+// eigenvalues below 1e-10 of the largest one in magnitude count as zero.
+std::array<double, 9> symmetricPseudoInverse(const std::array<double, 9>& a);
+
+} // namespace tessera::unstructured
