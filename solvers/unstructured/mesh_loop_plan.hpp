@@ -90,6 +90,10 @@ struct MeshLoopView {
   const double* greenGaussMatrix = nullptr;
   const double* leastSquaresMatrix = nullptr;
   const double* leastSquaresFace = nullptr;
+  // Where face states are reconstructed: x_f - x_owner, x_f - x_neighbour per face ([face][6]),
+  // and each cell's size V^(1/3).
+  const double* faceOffset = nullptr;
+  const double* cellSize = nullptr;
 };
 
 // Host-side construction of the plan's arrays.
@@ -153,7 +157,8 @@ private:
   DeviceArray<int> cellNodeOffsets_, cellNodes_, nodeCellOffsets_, nodeCells_, faceNodeOffsets_,
       faceNodes_, nodeFaceOffsets_, nodeFaces_;
   DeviceArray<double> faceArea_, cellVolume_, cellNodeWeight_, nodeCellWeight_, faceNodeWeight_;
-  DeviceArray<double> greenGaussMatrix_, leastSquaresMatrix_, leastSquaresFace_;
+  DeviceArray<double> greenGaussMatrix_, leastSquaresMatrix_, leastSquaresFace_, faceOffset_,
+      cellSize_;
 };
 
 inline MeshLoopPlan::MeshLoopPlan(const Mesh& mesh, MemorySpace space)
@@ -177,6 +182,8 @@ inline MeshLoopPlan::MeshLoopPlan(const Mesh& mesh, MemorySpace space)
   greenGaussMatrix_ = toSpace(g.greenGaussMatrix, space);
   leastSquaresMatrix_ = toSpace(g.leastSquaresMatrix, space);
   leastSquaresFace_ = toSpace(g.leastSquaresFace, space);
+  faceOffset_ = toSpace(g.faceOffset, space);
+  cellSize_ = toSpace(g.cellSize, space);
 }
 
 inline MeshLoopView MeshLoopPlan::view() const {
@@ -205,6 +212,8 @@ inline MeshLoopView MeshLoopPlan::view() const {
   v.greenGaussMatrix = greenGaussMatrix_.data();
   v.leastSquaresMatrix = leastSquaresMatrix_.data();
   v.leastSquaresFace = leastSquaresFace_.data();
+  v.faceOffset = faceOffset_.data();
+  v.cellSize = cellSize_.data();
   return v;
 }
 

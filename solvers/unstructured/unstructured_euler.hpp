@@ -1,16 +1,21 @@
 #pragma once
-// UnstructuredEuler: explicit first-order Rusanov finite volumes for the 3D Euler equations on
-// the mixed-element mesh of engine/unstructured, on the host (OpenMP) or resident on the device.
-// The state is conserved, cell-major ([cell][5]). One step:
-//   residual R_c = -(sum of the Rusanov fluxes F.S leaving cell c), a face scatter of 5 values
-//                  per face (the atomics library: whichever strategy is set, same sums);
+// UnstructuredEuler: explicit finite volumes for the 3D Euler equations on the mixed-element mesh
+// of engine/unstructured, first or second order (UnstructuredScheme), on the host (OpenMP) or
+// resident on the device. The state is conserved, cell-major ([cell][5]). One step:
+//   residual R_c = -(sum of the face fluxes F.S leaving cell c) of the scheme
+//                  (solvers/unstructured/unstructured_residual.hpp): face scatters of 15
+//                  (gradients) and 5 values per face (the atomics library: whichever strategy is
+//                  set, same sums);
 //   dt = cfl * min_c V_c / sum_{faces f of c} |S_f| lambda_f, lambda_f the larger of the two sides'
 //                  |u.n| + c (another face scatter, 1 value, then a min-reduction);
-//   q_c += dt / V_c R_c (forward Euler).
+//   the stages of an explicit SSP Runge-Kutta method (numerics/time/runge_kutta.hpp), each a
+//                  forward-Euler step q += dt / V_c R_c combined with the step's first state.
 // Boundary faces take part in the same scatters with the outer state of their tag's condition
 // (solvers/unstructured/unstructured_boundary.hpp). On the device the mesh is uploaded once and
 // only dt comes back per step.
 #include <algorithm>
+#include <array>
+#include <functional>
 #include <cmath>
 #include <cstdio>
 #include <span>
@@ -28,19 +33,33 @@
 #include "engine/reduce.hpp"
 #include "engine/require_device.hpp"
 #include "engine/unstructured/mesh.hpp"
+#include "numerics/time/runge_kutta.hpp"
 #include "solvers/unphysical_state.hpp"
+#include "solvers/unstructured/mesh_loop_plan.hpp"
 #include "solvers/unstructured/unstructured_boundary.hpp"
 #include "solvers/unstructured/unstructured_euler_device.hpp"
 #include "solvers/unstructured/unstructured_face_flux.hpp"
+#include "solvers/unstructured/unstructured_residual.hpp"
+#include "solvers/unstructured/unstructured_scheme.hpp"
 
 namespace tessera {
 
-// The solver's two face scatters: the Rusanov residual (5 values per face) and the wave-speed
-// sums of the time-step bound (1 value per face).
-enum class EulerScatter { Residual, WaveSpeed };
+// The solver's face scatters: the residual's fluxes (5 values per face), the wave-speed sums of
+// the time-step bound (1 value per face) and, at second order, the gradients (15 values per face).
+enum class EulerScatter { Residual, WaveSpeed, Gradient };
+
+inline constexpr std::array kEulerScatters = {EulerScatter::Residual, EulerScatter::WaveSpeed,
+                                              EulerScatter::Gradient};
 
 constexpr std::string_view eulerScatterName(EulerScatter s) {
-  return s == EulerScatter::Residual ? "residual" : "wave_speed";
+  switch (s) {
+  case EulerScatter::Residual:
+    return "residual";
+  case EulerScatter::WaveSpeed:
+    return "wave_speed";
+  default:
+    return "gradient";
+  }
 }
 
 class UnstructuredEuler {
@@ -48,16 +67,31 @@ public:
   using State = Euler<3>::State;
   static constexpr int kNumVars = Euler<3>::kNumVars;
 
+  // The scheme defaults to Tessera's first unstructured scheme, first-order Rusanov fluxes with
+  // forward Euler steps; a case chooses its own (tools/tessera: second order by default).
   // Throws std::invalid_argument naming the tag of a boundary face without a condition, and (for
   // MemorySpace::Device) std::runtime_error where no device can be used (requireDevice()).
   UnstructuredEuler(Euler<3> pde, unstructured::Mesh mesh, UnstructuredBoundary boundary,
-                    double cfl, MemorySpace space = MemorySpace::Host)
+                    double cfl, MemorySpace space = MemorySpace::Host,
+                    UnstructuredScheme scheme = UnstructuredScheme::firstOrderRusanov(),
+                    RungeKutta integrator = kForwardEuler)
       : pde_(pde), mesh_(std::move(mesh)), boundary_(std::move(boundary)), cfl_(cfl),
-        space_(checkedSpace(space)), kind_(toSpace(faceKinds(mesh_, boundary_.kindOfTag), space_)),
-        plan_(mesh_, space_), area_(toSpace(unstructured::flattened(mesh_.faceArea), space_)),
+        space_(checkedSpace(space)), scheme_(scheme), integrator_(integrator),
+        kind_(toSpace(faceKinds(mesh_, boundary_.kindOfTag), space_)), plan_(mesh_, space_),
+        area_(toSpace(unstructured::flattened(mesh_.faceArea), space_)),
         volume_(toSpace(mesh_.cellVolume, space_)), q_(std::size_t(kNumVars) * numCells(), space_),
         residual_(q_.size(), space_), speedSum_(std::size_t(numCells()), space_),
-        cellStep_(std::size_t(numCells()), space_) {}
+        cellStep_(std::size_t(numCells()), space_), w_(q_.size(), space_) {
+    if (integrator_.stages > 1)
+      q0_ = DeviceArray<double>(q_.size(), space_);
+    if (scheme_.secondOrder()) {
+      grad_ = DeviceArray<double>(3 * q_.size(), space_);
+      minMax_ = DeviceArray<double>(2 * q_.size(), space_);
+      phi_ = DeviceArray<double>(q_.size(), space_);
+      if (scheme_.gradient == UnstructuredGradient::GreenGauss)
+        qNode_ = DeviceArray<double>(std::size_t(kNumVars) * std::size_t(mesh_.numNodes()), space_);
+    }
+  }
 
   // Sets every cell to conservedAt(its centroid).
   template <class ConservedAt>
@@ -87,14 +121,15 @@ public:
     step_ = step;
   }
 
-  // Each face scatter has its own strategy: their K differ (5 and 1), and so does the fastest.
-  // Any strategy gives the same sums up to the order of the additions.
-  void setStrategy(EulerScatter which, atomics::Strategy s) {
-    (which == EulerScatter::Residual ? residualStrategy_ : waveSpeedStrategy_) = s;
+  // Each face scatter has its own strategy: their K differ (5, 1 and 15), and so does the
+  // fastest. Any strategy gives the same sums up to the order of the additions.
+  void setStrategy(EulerScatter which, atomics::Strategy s) { strategySlot(which) = s; }
+  void setStrategy(atomics::Strategy s) {
+    for (EulerScatter which : kEulerScatters)
+      setStrategy(which, s);
   }
-  void setStrategy(atomics::Strategy s) { residualStrategy_ = waveSpeedStrategy_ = s; }
   atomics::Strategy strategy(EulerScatter which) const {
-    return which == EulerScatter::Residual ? residualStrategy_ : waveSpeedStrategy_;
+    return const_cast<UnstructuredEuler*>(this)->strategySlot(which);
   }
 
   // Times one scatter on the current state with each candidate (into its own work array, which
@@ -106,9 +141,11 @@ public:
         candidates,
         [&](atomics::Strategy s) {
           if (which == EulerScatter::Residual)
-            computeResidual(s);
-          else
+            computeResidual({strategy(EulerScatter::Gradient), s});
+          else if (which == EulerScatter::WaveSpeed)
             computeWaveSpeedSums(s);
+          else
+            computeResidual({s, strategy(EulerScatter::Residual)});
         },
         repetitions);
     setStrategy(which, choice.strategy);
@@ -139,21 +176,31 @@ public:
     return cfl_ * smallest;
   }
 
+  // One step of the integrator. Between stages afterStage(state) runs: a distributed solver
+  // brings its halo cells' states there (setHaloUpdates).
   void advance(double dt) {
-    computeResidual(residualStrategy_);
-    if (space_ == MemorySpace::Host) {
-      double* q = q_.data();
-      const double* volume = volume_.data();
-      const double* residual = residual_.data();
-      const int cells = numCells();
+    if (integrator_.stages > 1)
+      q0_.copyFrom(q_);
+    for (int s = 0; s < integrator_.stages; ++s) {
+      if (s > 0 && haloStates_)
+        haloStates_(q_.data());
+      computeResidual(strategies());
+      const RungeKuttaStage stage = integrator_.stage[s];
+      if (space_ == MemorySpace::Host) {
+        double* q = q_.data();
+        const double* q0 = integrator_.stages > 1 ? q0_.data() : q;
+        const double* volume = volume_.data();
+        const double* residual = residual_.data();
+        const int cells = numCells();
 #pragma omp parallel for schedule(static)
-      for (int c = 0; c < cells; ++c) {
-        const double factor = dt / volume[c];
-        for (int v = 0; v < kNumVars; ++v)
-          q[kNumVars * c + v] += factor * residual[kNumVars * c + v];
+        for (int c = 0; c < cells; ++c)
+          rungeKuttaStage(stage, dt / volume[c], q0 + kNumVars * c, residual + kNumVars * c,
+                          q + kNumVars * c);
+      } else if constexpr (kDeviceBuilt) {
+        rungeKuttaStageDevice(numCells(), stage, volume_.data(),
+                              integrator_.stages > 1 ? q0_.data() : q_.data(), residual_.data(),
+                              dt, q_.data());
       }
-    } else if constexpr (kDeviceBuilt) {
-      forwardEulerDevice(numCells(), volume_.data(), residual_.data(), dt, q_.data());
     }
     time_ += dt;
     ++step_;
@@ -167,7 +214,7 @@ public:
 
   // The residual of the current state, V dq/dt per cell ([cell][5]), in host memory.
   std::vector<double> residual() {
-    computeResidual(residualStrategy_);
+    computeResidual(strategies());
     std::vector<double> r(residual_.size());
     residual_.copyToHost(r);
     return r;
@@ -209,7 +256,7 @@ public:
   // sum |S| lambda (both computed by the call, which throws as stableDt does on an unphysical
   // state), the state it updates, the cell volumes, the faces and their scatter plan.
   const double* currentResidual() {
-    computeResidual(residualStrategy_);
+    computeResidual(strategies());
     return residual_.data();
   }
   const double* localStableSteps() {
@@ -223,12 +270,43 @@ public:
     return volume_.data();
   }
   UnstructuredFaces faces() const {
-    const atomics::FaceTopology t = plan_.topology();
+    const atomics::FaceTopology t = plan_.scatter().topology();
     return {t.owner, t.neighbour, area_.data(), kind_.data()};
   }
   const atomics::FaceScatterPlan& scatterPlan() const {
-    return plan_;
+    return plan_.scatter();
   }
+
+  // Where a distributed solver brings its halo cells' values from their owners: their states
+  // between Runge-Kutta stages, their limited gradients ([cell][5][3]) inside each second-order
+  // residual, after the owned cells' are computed.
+  void setHaloUpdates(std::function<void(double*)> states, std::function<void(double*)> gradients) {
+    haloStates_ = std::move(states);
+    haloGradients_ = std::move(gradients);
+  }
+
+  // Limiter freezing: while frozen, the residual applies the limiter factors of the last one
+  // computed rather than new ones, so that the limiter's switching cannot stall a steady
+  // residual (Venkatakrishnan 1995). Meaningful once a second-order residual has been computed.
+  void freezeLimiter(bool frozen) { limiterFrozen_ = frozen && scheme_.secondOrder(); }
+  bool limiterFrozen() const { return limiterFrozen_; }
+
+  // The faces of the last residual whose reconstructed states were no gas, so that their fluxes
+  // fell back to the cells' own states (0 at first order).
+  long long firstOrderFaces() {
+    if (!scheme_.secondOrder())
+      return 0;
+    DeviceArray<double> flag(std::size_t(mesh_.numFaces()), space_);
+    const ResidualArrays a = arrays();
+    if (space_ == MemorySpace::Host)
+      flagFirstOrderFaces<unstructured::HostExecution>(plan_, pde_, faces(), a, flag.data());
+    else if constexpr (kDeviceBuilt)
+      flagFirstOrderFacesDevice(plan_, pde_, faces(), a, flag.data());
+    return std::llround(reduce(flag, ReduceKind::Sum));
+  }
+
+  const UnstructuredScheme& scheme() const { return scheme_; }
+  const RungeKutta& integrator() const { return integrator_; }
   const Euler<3>::State& farfield() const {
     return boundary_.farfield;
   }
@@ -269,14 +347,40 @@ private:
       data[i] = value;
   }
 
-  // residual_ = the flux contributions of the current state, with strategy s.
-  void computeResidual(atomics::Strategy s) {
-    const EulerFaceFlux flux{pde_, faces(), q_.data(), boundary_.farfield};
+  ResidualStrategies strategies() const {
+    return {gradientStrategy_, residualStrategy_};
+  }
+
+  atomics::Strategy& strategySlot(EulerScatter which) {
+    switch (which) {
+    case EulerScatter::Residual:
+      return residualStrategy_;
+    case EulerScatter::WaveSpeed:
+      return waveSpeedStrategy_;
+    default:
+      return gradientStrategy_;
+    }
+  }
+
+  ResidualArrays arrays() {
+    return {q_.data(),  w_.data(),   qNode_.data(),    grad_.data(),
+            minMax_.data(), phi_.data(), residual_.data()};
+  }
+
+  // residual_ = the flux contributions of the current state, with the given strategies.
+  void computeResidual(ResidualStrategies s) {
+    const ResidualArrays a = arrays();
+    const auto afterLimiter = [this](double* grad) {
+      if (haloGradients_)
+        haloGradients_(grad);
+    };
     if (space_ == MemorySpace::Host) {
-      fillHost(residual_, 0.0);
-      atomics::scatterFacesHost<kNumVars>(plan_, s, flux, residual_.data());
+      unstructuredResidual<unstructured::HostExecution>(plan_, pde_, scheme_, faces(),
+                                                        boundary_.farfield, s, a, limiterFrozen_,
+                                                        afterLimiter);
     } else if constexpr (kDeviceBuilt) {
-      eulerResidualDevice(plan_, s, flux, residual_.data());
+      unstructuredResidualDevice(plan_, pde_, scheme_, faces(), boundary_.farfield, s, a,
+                                 limiterFrozen_, afterLimiter);
     }
   }
 
@@ -285,9 +389,9 @@ private:
     const EulerFaceSpeed speed{pde_, faces(), q_.data(), boundary_.farfield};
     if (space_ == MemorySpace::Host) {
       fillHost(speedSum_, 0.0);
-      atomics::scatterFacesHost<1>(plan_, s, speed, speedSum_.data());
+      atomics::scatterFacesHost<1>(plan_.scatter(), s, speed, speedSum_.data());
     } else if constexpr (kDeviceBuilt) {
-      eulerWaveSpeedSumsDevice(plan_, s, speed, speedSum_.data());
+      eulerWaveSpeedSumsDevice(plan_.scatter(), s, speed, speedSum_.data());
     }
   }
 
@@ -314,12 +418,20 @@ private:
   UnstructuredBoundary boundary_;
   double cfl_;
   MemorySpace space_;
+  UnstructuredScheme scheme_;
+  RungeKutta integrator_;
   atomics::Strategy residualStrategy_ = atomics::Strategy::GlobalAtomic;
   atomics::Strategy waveSpeedStrategy_ = atomics::Strategy::GlobalAtomic;
+  atomics::Strategy gradientStrategy_ = atomics::Strategy::GlobalAtomic;
   DeviceArray<FaceKind> kind_;
-  atomics::FaceScatterPlan plan_;
+  unstructured::MeshLoopPlan plan_;
   DeviceArray<double> area_, volume_;
   DeviceArray<double> q_, residual_, speedSum_, cellStep_;
+  // The residual's work arrays (second order only: qNode_ for Green-Gauss, grad_, minMax_, phi_)
+  // and the step's first state (Runge-Kutta methods of more than one stage).
+  DeviceArray<double> w_, qNode_, grad_, minMax_, phi_, q0_;
+  std::function<void(double*)> haloStates_, haloGradients_;
+  bool limiterFrozen_ = false;
   mutable std::vector<double> hostMirror_;
   double time_ = 0.0;
   long long step_ = 0;

@@ -1,7 +1,9 @@
-// The unstructured Euler solver's loops on the device: the face scatters of the atomics library
-// with the solver's contributions, and one thread per cell for the step bound and the update.
+// The unstructured Euler solver's loops on the device: the residual through the mesh loops'
+// device execution policy, the face scatters of the atomics library, and one thread per cell for
+// the step bound and the Runge-Kutta stages.
 #include "engine/atomics/scatter_device.hpp"
 #include "engine/gpu_runtime.hpp"
+#include "solvers/unstructured/mesh_loop_execution_device.hpp"
 #include "solvers/unstructured/unstructured_euler_device.hpp"
 
 namespace tessera {
@@ -33,22 +35,30 @@ __global__ void cellStepKernel(Euler<3> pde, int numCells, const double* q, cons
     cellStep[c] = cellStableStep(pde, q + 5 * c, volume[c], speedSum[c]);
 }
 
-__global__ void forwardEulerKernel(int numCells, const double* volume, const double* residual,
-                                   double dt, double* q) {
+__global__ void rungeKuttaStageKernel(int numCells, RungeKuttaStage stage, const double* volume,
+                                      const double* q0, const double* residual, double dt,
+                                      double* q) {
   const int c = int(blockIdx.x) * kCellThreads + int(threadIdx.x);
-  if (c >= numCells)
-    return;
-  const double factor = dt / volume[c];
-  for (int v = 0; v < 5; ++v)
-    q[5 * c + v] += factor * residual[5 * c + v];
+  if (c < numCells)
+    rungeKuttaStage(stage, dt / volume[c], q0 + 5 * c, residual + 5 * c, q + 5 * c);
 }
 
 } // namespace
 
-void eulerResidualDevice(const atomics::FaceScatterPlan& plan, atomics::Strategy strategy,
-                         const EulerFaceFlux& flux, double* residual) {
-  zero(residual, 5 * plan.numCells());
-  atomics::scatterFacesDevice<5>(plan, strategy, flux, residual);
+void unstructuredResidualDevice(const unstructured::MeshLoopPlan& plan, const Euler<3>& pde,
+                                const UnstructuredScheme& scheme, const UnstructuredFaces& faces,
+                                const Euler<3>::State& farfield, ResidualStrategies strategies,
+                                const ResidualArrays& arrays, bool freezeLimiter,
+                                const std::function<void(double*)>& afterLimiter) {
+  unstructuredResidual<unstructured::DeviceExecution>(plan, pde, scheme, faces, farfield,
+                                                      strategies, arrays, freezeLimiter,
+                                                      afterLimiter);
+}
+
+void flagFirstOrderFacesDevice(const unstructured::MeshLoopPlan& plan, const Euler<3>& pde,
+                               const UnstructuredFaces& faces, const ResidualArrays& arrays,
+                               double* flag) {
+  flagFirstOrderFaces<unstructured::DeviceExecution>(plan, pde, faces, arrays, flag);
 }
 
 void eulerWaveSpeedSumsDevice(const atomics::FaceScatterPlan& plan, atomics::Strategy strategy,
@@ -66,11 +76,12 @@ void eulerCellStepsDevice(int numCells, const Euler<3>& pde, const double* q, co
   TESSERA_GPU_CHECK_LAUNCH();
 }
 
-void forwardEulerDevice(int numCells, const double* volume, const double* residual, double dt,
-                        double* q) {
+void rungeKuttaStageDevice(int numCells, const RungeKuttaStage& stage, const double* volume,
+                           const double* q0, const double* residual, double dt, double* q) {
   if (numCells == 0)
     return;
-  forwardEulerKernel<<<cellBlocks(numCells), kCellThreads>>>(numCells, volume, residual, dt, q);
+  rungeKuttaStageKernel<<<cellBlocks(numCells), kCellThreads>>>(numCells, stage, volume, q0,
+                                                                residual, dt, q);
   TESSERA_GPU_CHECK_LAUNCH();
 }
 

@@ -3,15 +3,28 @@
 // UnstructuredEuler (solvers/unstructured/unstructured_euler.hpp): the same pointwise functions
 // (solvers/unstructured/unstructured_face_flux.hpp) through the device face scatter. All pointers,
 // those inside the contributions included, are device pointers; every call is asynchronous.
+#include <functional>
+
 #include "engine/atomics/face_scatter_plan.hpp"
 #include "engine/atomics/strategy.hpp"
+#include "solvers/unstructured/mesh_loop_plan.hpp"
 #include "solvers/unstructured/unstructured_face_flux.hpp"
+#include "solvers/unstructured/unstructured_residual.hpp"
 
 namespace tessera {
 
-// residual[c][v] = the sum of the flux contributions to cell c (overwritten, [cell][5]).
-void eulerResidualDevice(const atomics::FaceScatterPlan& plan, atomics::Strategy strategy,
-                         const EulerFaceFlux& flux, double* residual);
+// unstructuredResidual (solvers/unstructured/unstructured_residual.hpp) on the device; the plan
+// and every array in device memory. afterLimiter(grad) runs on the host between the kernels.
+void unstructuredResidualDevice(const unstructured::MeshLoopPlan& plan, const Euler<3>& pde,
+                                const UnstructuredScheme& scheme, const UnstructuredFaces& faces,
+                                const Euler<3>::State& farfield, ResidualStrategies strategies,
+                                const ResidualArrays& arrays, bool freezeLimiter,
+                                const std::function<void(double*)>& afterLimiter);
+
+// flagFirstOrderFaces on the device.
+void flagFirstOrderFacesDevice(const unstructured::MeshLoopPlan& plan, const Euler<3>& pde,
+                               const UnstructuredFaces& faces, const ResidualArrays& arrays,
+                               double* flag);
 
 // speedSum[c] = the sum over the faces of cell c of |S| lambda (overwritten, one per cell).
 void eulerWaveSpeedSumsDevice(const atomics::FaceScatterPlan& plan, atomics::Strategy strategy,
@@ -21,8 +34,8 @@ void eulerWaveSpeedSumsDevice(const atomics::FaceScatterPlan& plan, atomics::Str
 void eulerCellStepsDevice(int numCells, const Euler<3>& pde, const double* q, const double* volume,
                           const double* speedSum, double* cellStep);
 
-// The forward Euler update q[c] += dt / V_c residual[c].
-void forwardEulerDevice(int numCells, const double* volume, const double* residual, double dt,
-                        double* q);
+// One Runge-Kutta stage of every cell, rungeKuttaStage with factor dt / V_c (q0 may be q).
+void rungeKuttaStageDevice(int numCells, const RungeKuttaStage& stage, const double* volume,
+                           const double* q0, const double* residual, double dt, double* q);
 
 } // namespace tessera

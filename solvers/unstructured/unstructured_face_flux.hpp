@@ -6,6 +6,7 @@
 // the scatter runs in.
 #include "engine/backend.hpp"
 #include "numerics/flux/rusanov.hpp"
+#include "numerics/time/runge_kutta.hpp"
 #include "physics/euler/euler.hpp"
 #include "solvers/unstructured/unstructured_boundary.hpp"
 
@@ -55,7 +56,10 @@ TESSERA_INLINE double rusanovCoefficient(const Euler<3>& pde, const FaceSides& s
   return s.length * (inner > outer ? inner : outer);
 }
 
-// The Rusanov flux through a face, F.S = (f(qL) + f(qR)).S / 2 - s (qR - qL) / 2 with
+// The first-order Rusanov flux in conserved variables, the flux the implicit solver's Jacobian
+// linearises (solvers/unstructured/unstructured_face_jacobian.hpp); the residual itself is
+// MusclFaceFlux (muscl_bodies.hpp), which gives this flux up to round-off at first order with
+// Rusanov. The Rusanov flux through a face, F.S = (f(qL) + f(qR)).S / 2 - s (qR - qL) / 2 with
 // f.S = sum_a S_a f_a (the patches' physical flux along each axis) and s = |S| times the larger
 // of the two sides' |u.n| + c. The owner loses it and the neighbour gains it: the scatter sums
 // V dq/dt = -(the fluxes leaving the cell). Where both sides hold the same state the flux is
@@ -112,6 +116,15 @@ TESSERA_INLINE double cellStableStep(const Euler<3>& pde, const double* q, doubl
   const double step = volume / speedSum;
   const bool physical = s[Euler<3>::kDensity] > 0.0 && pde.pressure(s) > 0.0 && step < INFINITY;
   return physical ? step : -1.0;
+}
+
+// One Runge-Kutta stage of one cell (numerics/time/runge_kutta.hpp):
+//   q = keep q0 + advance (q + factor r),  factor = dt / V,
+// q0 the step's first state (q itself for a one-stage method, where keep = 0).
+TESSERA_INLINE void rungeKuttaStage(const RungeKuttaStage& stage, double factor, const double* q0,
+                                    const double* r, double* q) {
+  for (int v = 0; v < 5; ++v)
+    q[v] = stage.keep * q0[v] + stage.advance * (q[v] + factor * r[v]);
 }
 
 } // namespace tessera
