@@ -12,7 +12,6 @@
 namespace tessera::unstructured {
 namespace device_loops {
 
-
 constexpr int kLoopThreads = 256;
 
 // Atomic min and max on doubles by compare-and-swap on the bit pattern: HIP has no signed 64-bit
@@ -51,7 +50,8 @@ __global__ void __launch_bounds__(kLoopThreads) forEachKernel(int count, Body bo
     body(i);
 }
 
-static __global__ void __launch_bounds__(kLoopThreads) fillKernel(double* p, std::size_t n, double value) {
+static __global__ void __launch_bounds__(kLoopThreads)
+    fillKernel(double* p, std::size_t n, double value) {
   const std::size_t i = std::size_t(blockIdx.x) * kLoopThreads + threadIdx.x;
   if (i < n)
     p[i] = value;

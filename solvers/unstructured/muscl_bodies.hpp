@@ -8,8 +8,9 @@
 //                         min/max of w over the cell and its face neighbours;
 //   MusclFaceFlux         MUSCL: the face states w_c + grad_c.(x_f - x_c) of both cells (the outer
 //                         state of a boundary face from its condition applied to the inner one),
-//                         each face's Riemann-solver flux through it (numerics/flux/normal_flux.hpp)
-//                         times its area; first order without the gradient terms;
+//                         each face's Riemann-solver flux through it
+//                         (numerics/flux/normal_flux.hpp) times its area; first order without the
+//                         gradient terms;
 //   FirstOrderFaces       1 per face where a reconstructed state is no gas (rho <= 0 or p <= 0)
 //                         and the face fell back to the cells' own states, 0 elsewhere.
 #include "engine/backend.hpp"
@@ -94,8 +95,8 @@ struct FaceStates {
   bool firstOrder;
 };
 
-TESSERA_INLINE Euler<3>::State reconstructed(const double* w, const double* grad,
-                                             const double* r, int c) {
+TESSERA_INLINE Euler<3>::State reconstructed(const double* w, const double* grad, const double* r,
+                                             int c) {
   Euler<3>::State s;
   for (int k = 0; k < 5; ++k) {
     s[k] = w[5 * c + k];

@@ -15,9 +15,9 @@
 // only dt comes back per step.
 #include <algorithm>
 #include <array>
-#include <functional>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -198,8 +198,8 @@ public:
                           q + kNumVars * c);
       } else if constexpr (kDeviceBuilt) {
         rungeKuttaStageDevice(numCells(), stage, volume_.data(),
-                              integrator_.stages > 1 ? q0_.data() : q_.data(), residual_.data(),
-                              dt, q_.data());
+                              integrator_.stages > 1 ? q0_.data() : q_.data(), residual_.data(), dt,
+                              q_.data());
       }
     }
     time_ += dt;
@@ -288,8 +288,12 @@ public:
   // Limiter freezing: while frozen, the residual applies the limiter factors of the last one
   // computed rather than new ones, so that the limiter's switching cannot stall a steady
   // residual (Venkatakrishnan 1995). Meaningful once a second-order residual has been computed.
-  void freezeLimiter(bool frozen) { limiterFrozen_ = frozen && scheme_.secondOrder(); }
-  bool limiterFrozen() const { return limiterFrozen_; }
+  void freezeLimiter(bool frozen) {
+    limiterFrozen_ = frozen && scheme_.secondOrder();
+  }
+  bool limiterFrozen() const {
+    return limiterFrozen_;
+  }
 
   // The faces of the last residual whose reconstructed states were no gas, so that their fluxes
   // fell back to the cells' own states (0 at first order).
@@ -305,8 +309,12 @@ public:
     return std::llround(reduce(flag, ReduceKind::Sum));
   }
 
-  const UnstructuredScheme& scheme() const { return scheme_; }
-  const RungeKutta& integrator() const { return integrator_; }
+  const UnstructuredScheme& scheme() const {
+    return scheme_;
+  }
+  const RungeKutta& integrator() const {
+    return integrator_;
+  }
   const Euler<3>::State& farfield() const {
     return boundary_.farfield;
   }
@@ -363,7 +371,7 @@ private:
   }
 
   ResidualArrays arrays() {
-    return {q_.data(),  w_.data(),   qNode_.data(),    grad_.data(),
+    return {q_.data(),      w_.data(),   qNode_.data(),   grad_.data(),
             minMax_.data(), phi_.data(), residual_.data()};
   }
 
@@ -375,9 +383,8 @@ private:
         haloGradients_(grad);
     };
     if (space_ == MemorySpace::Host) {
-      unstructuredResidual<unstructured::HostExecution>(plan_, pde_, scheme_, faces(),
-                                                        boundary_.farfield, s, a, limiterFrozen_,
-                                                        afterLimiter);
+      unstructuredResidual<unstructured::HostExecution>(
+          plan_, pde_, scheme_, faces(), boundary_.farfield, s, a, limiterFrozen_, afterLimiter);
     } else if constexpr (kDeviceBuilt) {
       unstructuredResidualDevice(plan_, pde_, scheme_, faces(), boundary_.farfield, s, a,
                                  limiterFrozen_, afterLimiter);

@@ -50,9 +50,8 @@ void unstructuredResidualDevice(const unstructured::MeshLoopPlan& plan, const Eu
                                 const Euler<3>::State& farfield, ResidualStrategies strategies,
                                 const ResidualArrays& arrays, bool freezeLimiter,
                                 const std::function<void(double*)>& afterLimiter) {
-  unstructuredResidual<unstructured::DeviceExecution>(plan, pde, scheme, faces, farfield,
-                                                      strategies, arrays, freezeLimiter,
-                                                      afterLimiter);
+  unstructuredResidual<unstructured::DeviceExecution>(
+      plan, pde, scheme, faces, farfield, strategies, arrays, freezeLimiter, afterLimiter);
 }
 
 void flagFirstOrderFacesDevice(const unstructured::MeshLoopPlan& plan, const Euler<3>& pde,

@@ -52,8 +52,7 @@ namespace detail {
 
 template <class Exec>
 void limitedGradients(const unstructured::MeshLoopPlan& plan, const UnstructuredScheme& scheme,
-                      ResidualStrategies strategies, const ResidualArrays& a,
-                      bool freezeLimiter) {
+                      ResidualStrategies strategies, const ResidualArrays& a, bool freezeLimiter) {
   using unstructured::LoopMode;
   const unstructured::MeshLoopView m = plan.view();
   if (scheme.gradient == UnstructuredGradient::GreenGauss) {
@@ -61,8 +60,8 @@ void limitedGradients(const unstructured::MeshLoopPlan& plan, const Unstructured
     unstructured::detail::greenGaussGradient<Exec>(plan, LoopMode::Face, strategies.gradient,
                                                    a.qNode, a.grad);
   } else {
-    unstructured::detail::leastSquaresGradient<Exec>(plan, LoopMode::Face, strategies.gradient,
-                                                     a.w, a.grad);
+    unstructured::detail::leastSquaresGradient<Exec>(plan, LoopMode::Face, strategies.gradient, a.w,
+                                                     a.grad);
   }
   if (freezeLimiter) {
     Exec::forEach(m.numCells, ApplyLimiter{a.phi, a.grad});
