@@ -62,19 +62,34 @@ void checkPartition(const Mesh& global, std::span<const int> partOfCell, int ran
     throw std::invalid_argument("localMesh: rank " + std::to_string(rank) + " owns no cell");
 }
 
+// f(other) for every cell adjacent to c in the halo's sense (a face, or a node, shared), c itself
+// and repeats included for node neighbours.
+template <class F>
+void forEachAdjacent(const Mesh& global, int c, HaloCells reach, F&& f) {
+  if (reach == HaloCells::FaceNeighbours) {
+    for (int face : global.cellFaces.row(c))
+      if (const int other = otherCell(global, face, c); other >= 0)
+        f(other);
+    return;
+  }
+  for (int n : global.cellNodes.row(c))
+    for (int other : global.nodeCells.row(n))
+      f(other);
+}
+
 // The owned cells, then the halo cells, each ascending by global index.
-std::vector<int> localCells(const Mesh& global, std::span<const int> partOfCell, int rank) {
+std::vector<int> localCells(const Mesh& global, std::span<const int> partOfCell, int rank,
+                            HaloCells reach) {
   std::vector<int> owned, halo;
   std::vector<char> inHalo(std::size_t(global.numCells()), 0);
   for (int c = 0; c < global.numCells(); ++c) {
     if (partOfCell[std::size_t(c)] != rank)
       continue;
     owned.push_back(c);
-    for (int f : global.cellFaces.row(c)) {
-      const int other = otherCell(global, f, c);
-      if (other >= 0 && partOfCell[std::size_t(other)] != rank)
+    forEachAdjacent(global, c, reach, [&](int other) {
+      if (partOfCell[std::size_t(other)] != rank)
         inHalo[std::size_t(other)] = 1;
-    }
+    });
   }
   for (int c = 0; c < global.numCells(); ++c)
     if (inHalo[std::size_t(c)])
@@ -163,7 +178,7 @@ MeshDescription localDescription(const Mesh& global, const LocalNumbering& ln, i
 }
 
 mpi::HaloPlan haloPlan(const Mesh& global, std::span<const int> partOfCell,
-                       const LocalNumbering& ln) {
+                       const LocalNumbering& ln, HaloCells reach) {
   // Both maps are keyed by the neighbour rank; cells go in ascending local order, which is
   // ascending global order within the owned and within the halo cells.
   std::map<int, std::vector<int>> send, receive;
@@ -171,11 +186,10 @@ mpi::HaloPlan haloPlan(const Mesh& global, std::span<const int> partOfCell,
   for (int local = 0; local < ln.numOwned; ++local) {
     const int c = ln.globalCell[std::size_t(local)];
     ranks.clear();
-    for (int f : global.cellFaces.row(c)) {
-      const int other = otherCell(global, f, c);
-      if (other >= 0 && ln.localCell[std::size_t(other)] >= ln.numOwned)
+    forEachAdjacent(global, c, reach, [&](int other) {
+      if (ln.localCell[std::size_t(other)] >= ln.numOwned)
         ranks.push_back(partOfCell[std::size_t(other)]);
-    }
+    });
     std::sort(ranks.begin(), ranks.end());
     ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
     for (int r : ranks)
@@ -205,10 +219,11 @@ std::vector<int> partitionCells(const Mesh& mesh, int parts) {
   return metisKway(cellGraph(mesh), parts);
 }
 
-LocalMesh localMesh(const Mesh& global, std::span<const int> partOfCell, int rank) {
+LocalMesh localMesh(const Mesh& global, std::span<const int> partOfCell, int rank,
+                    HaloCells reach) {
   checkPartition(global, partOfCell, rank);
   LocalNumbering ln;
-  ln.globalCell = localCells(global, partOfCell, rank);
+  ln.globalCell = localCells(global, partOfCell, rank, reach);
   ln.numOwned = int(std::count(partOfCell.begin(), partOfCell.end(), rank));
   ln.localCell = inverse(ln.globalCell, global.numCells());
   ln.globalNode = usedNodes(global, ln.globalCell);
@@ -218,7 +233,7 @@ LocalMesh localMesh(const Mesh& global, std::span<const int> partOfCell, int ran
   local.partitionTag = freeTag(global);
   local.mesh = buildMesh(localDescription(global, ln, local.partitionTag));
   local.numOwned = ln.numOwned;
-  local.halo = haloPlan(global, partOfCell, ln);
+  local.halo = haloPlan(global, partOfCell, ln, reach);
   local.globalCell = std::move(ln.globalCell);
   return local;
 }

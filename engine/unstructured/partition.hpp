@@ -19,8 +19,8 @@ namespace tessera::unstructured {
 std::vector<int> partitionCells(const Mesh& mesh, int parts);
 
 // One rank's share of a partitioned mesh. The mesh holds the rank's owned cells (ascending global
-// index) and then its halo cells: the other ranks' cells that share a face with an owned cell
-// (ascending global index). Every face of an owned cell is there with its global tag; a halo cell
+// index) and then its halo cells: the other ranks' cells that share a face (or, as asked, a node)
+// with an owned cell (ascending global index). Every face of an owned cell is there with its global tag; a halo cell
 // also has faces to cells this rank does not hold, tagged partitionTag ("partition" in tagNames):
 // they only close the halo cell, whose values are overwritten by each exchange.
 struct LocalMesh {
@@ -33,7 +33,11 @@ struct LocalMesh {
 
 // The local mesh of `rank` under partOfCell (one part per global cell, parts are ranks). Throws
 // std::invalid_argument where partOfCell's size differs from the cell count or rank owns no cell.
-LocalMesh localMesh(const Mesh& global, std::span<const int> partOfCell, int rank);
+// reach = NodeNeighbours takes every cell that shares a node with an owned cell into the halo:
+// what a gradient from node values (Green-Gauss with node averages) reads.
+enum class HaloCells { FaceNeighbours, NodeNeighbours };
+LocalMesh localMesh(const Mesh& global, std::span<const int> partOfCell, int rank,
+                    HaloCells reach = HaloCells::FaceNeighbours);
 
 // The local mesh with its cells renumbered (cell n is the old cell newToOld[n]); the owned cells
 // must stay first (newToOld maps [0, numOwned) onto itself). The global numbers and the halo

@@ -4,10 +4,14 @@
 // cells followed by halo cells copied from their owners. One step:
 //   dt = the minimum over ranks of each rank's stable step (a halo cell's bound only counts the
 //        faces its rank holds, so it is never below the owner's: the minimum is the one-rank dt);
-//   advance every local cell (the halo cells' new values are meaningless);
+//   advance every local cell (the halo cells' new values are meaningless), with an exchange of the
+//        halo cells' states between Runge-Kutta stages and, at second order, of their limited
+//        gradients inside each residual (computed for the owned cells, whose neighbours are all
+//        held);
 //   exchange: each halo cell gets its owner's new state.
-// An owned cell sees all its faces and its neighbours' current states, so its update is the
-// one-rank update up to the order in which its face fluxes add.
+// An owned cell sees all its faces and its neighbours' current states and gradients, so its update
+// is the one-rank update up to the order in which its face fluxes add. Green-Gauss gradients read
+// node values, so their halo holds every cell that shares a node with an owned cell.
 //
 // The state lives in the solver's memory space. On the device the exchange packs the halo values
 // there and stages the messages through host memory for MPI, which need not be GPU-aware
@@ -37,18 +41,32 @@ public:
   // (which only close halo cells) get an outflow condition of their own.
   DistributedUnstructuredEuler(MPI_Comm comm, Euler<3> pde, const unstructured::Mesh& global,
                                UnstructuredBoundary boundary, double cfl,
-                               MemorySpace space = MemorySpace::Host)
-      : DistributedUnstructuredEuler(comm, pde, partitioned(comm, global), global.numCells(),
-                                     std::move(boundary), cfl, space) {}
+                               MemorySpace space = MemorySpace::Host,
+                               UnstructuredScheme scheme = UnstructuredScheme::firstOrderRusanov(),
+                               RungeKutta integrator = kForwardEuler)
+      : DistributedUnstructuredEuler(comm, pde, partitioned(comm, global, haloCells(scheme)),
+                                     global.numCells(), std::move(boundary), cfl, space, scheme,
+                                     integrator) {}
 
-  // The same on a local mesh made already (unstructured::localMesh, perhaps renumbered).
+  // The same on a local mesh made already (unstructured::localMesh with haloCells(scheme), perhaps
+  // renumbered).
   DistributedUnstructuredEuler(MPI_Comm comm, Euler<3> pde, unstructured::LocalMesh local,
                                int numGlobalCells, UnstructuredBoundary boundary, double cfl,
-                               MemorySpace space = MemorySpace::Host)
+                               MemorySpace space = MemorySpace::Host,
+                               UnstructuredScheme scheme = UnstructuredScheme::firstOrderRusanov(),
+                               RungeKutta integrator = kForwardEuler)
       : comm_(comm), numGlobalCells_(numGlobalCells), local_(std::move(local)),
         solver_(pde, local_.mesh, withPartitionFaces(std::move(boundary), local_.partitionTag), cfl,
-                space),
-        halo_(comm, local_.halo, kNumVars, solver_.space()) {}
+                space, scheme, integrator),
+        halo_(comm, local_.halo, kNumVars, solver_.space()),
+        gradientHalo_(comm, local_.halo, 3 * kNumVars, solver_.space()) {
+    solver_.setHaloUpdates([this](double* q) { halo_.exchange(q); },
+                           [this](double* grad) { gradientHalo_.exchange(grad); });
+  }
+
+  // The solver hands its own address to its local solver's halo updates: it stays where it is.
+  DistributedUnstructuredEuler(const DistributedUnstructuredEuler&) = delete;
+  DistributedUnstructuredEuler& operator=(const DistributedUnstructuredEuler&) = delete;
 
   // Sets every local cell (owned and halo) to conservedAt(its centroid): the halo cells start
   // equal to their owners without an exchange.
@@ -123,12 +141,22 @@ public:
   double time() const { return solver_.time(); }
   long long step() const { return solver_.step(); }
 
+  // The halo a scheme reads: node neighbours for Green-Gauss gradients, face neighbours else.
+  static unstructured::HaloCells haloCells(const UnstructuredScheme& scheme) {
+    return scheme.secondOrder() && scheme.gradient == UnstructuredGradient::GreenGauss
+               ? unstructured::HaloCells::NodeNeighbours
+               : unstructured::HaloCells::FaceNeighbours;
+  }
+
   // This rank's share of the global mesh, partitioned by METIS over comm's ranks.
-  static unstructured::LocalMesh partitioned(MPI_Comm comm, const unstructured::Mesh& global) {
+  static unstructured::LocalMesh
+  partitioned(MPI_Comm comm, const unstructured::Mesh& global,
+              unstructured::HaloCells reach = unstructured::HaloCells::FaceNeighbours) {
     int rank = 0, ranks = 1;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &ranks);
-    return unstructured::localMesh(global, unstructured::partitionCells(global, ranks), rank);
+    return unstructured::localMesh(global, unstructured::partitionCells(global, ranks), rank,
+                                   reach);
   }
 
 private:
@@ -141,7 +169,7 @@ private:
   int numGlobalCells_;
   unstructured::LocalMesh local_;
   UnstructuredEuler solver_;
-  mpi::HaloExchange halo_;
+  mpi::HaloExchange halo_, gradientHalo_;
 };
 
 } // namespace tessera

@@ -37,10 +37,12 @@ struct ColorOrderedShare {
   std::vector<mpi::HaloPlan> colorPlans;
 };
 
-// Collective: partitions the global mesh over comm's ranks (METIS) and numbers this rank's share
-// as described above.
-inline ColorOrderedShare colorOrderedShare(MPI_Comm comm, const unstructured::Mesh& global) {
-  const unstructured::LocalMesh local = DistributedUnstructuredEuler::partitioned(comm, global);
+// Collective: partitions the global mesh over comm's ranks (METIS), with the halo the scheme reads,
+// and numbers this rank's share as described above.
+inline ColorOrderedShare colorOrderedShare(MPI_Comm comm, const unstructured::Mesh& global,
+                                           const UnstructuredScheme& scheme) {
+  const unstructured::LocalMesh local = DistributedUnstructuredEuler::partitioned(
+      comm, global, DistributedUnstructuredEuler::haloCells(scheme));
   const unstructured::Coloring globalColors = unstructured::colorCells(global);
   const int cells = local.mesh.numCells();
   unstructured::Coloring colors;
@@ -85,10 +87,13 @@ public:
   // Collective over comm. boundary maps the global mesh's tags (DistributedUnstructuredEuler).
   DistributedUnstructuredImplicit(MPI_Comm comm, Euler<3> pde, const unstructured::Mesh& global,
                                   UnstructuredBoundary boundary, ImplicitSettings settings,
-                                  MemorySpace space = MemorySpace::Host)
-      : share_(colorOrderedShare(comm, global)),
+                                  MemorySpace space = MemorySpace::Host,
+                                  UnstructuredScheme scheme =
+                                      UnstructuredScheme::firstOrderRusanov())
+      : share_(colorOrderedShare(comm, global, scheme)),
         // Pseudo-time steps have CFL numbers of their own: the explicit CFL (0.9) goes unused.
-        euler_(comm, pde, share_.local, global.numCells(), std::move(boundary), 0.9, space),
+        euler_(comm, pde, share_.local, global.numCells(), std::move(boundary), 0.9, space,
+               scheme),
         sweepExchange_(comm, share_.colorPlans, euler_.solver().space()),
         implicit_(euler_.solver(), share_.pattern, settings,
                   ImplicitRows<Update>{comm, share_.local.numOwned, &sweepExchange_}) {}

@@ -45,6 +45,10 @@ struct ImplicitSettings {
   int sweeps = 15;       // multicolor sweeps per step (seed 002: 15 usually suffice)
   double residualDrop = 1e-8;
   int maxIterations = 200;
+  // Limiter freezing: once the relative residual is at or below this, the second-order residual
+  // keeps the limiter factors it has (UnstructuredEuler::freezeLimiter), so that the limiter's
+  // switching near shocks cannot stall the convergence. 0: never.
+  double freezeLimiterBelow = 0.0;
   atomics::Strategy jacobianStrategy = atomics::Strategy::GlobalAtomic; // the K = 25 scatter
 };
 
@@ -109,6 +113,8 @@ public:
     s.relativeResidual = first_ > 0.0 ? norm / first_ : 0.0;
     s.cfl =
         norm > 0.0 ? std::min(settings_.cflMax, settings_.cfl * first_ / norm) : settings_.cflMax;
+    if (settings_.freezeLimiterBelow > 0.0 && s.relativeResidual <= settings_.freezeLimiterBelow)
+      solver_.freezeLimiter(true);
     return s;
   }
 

@@ -14,7 +14,7 @@ namespace {
 using namespace tessera::testing;
 
 // Sod's shock tube along x on 1440 tetrahedra (60 x 2 x 2 cubes of six), no wave at the ends by t =
-// 0.1; both face scatters forced to the race-free coloring, so that two runs add in the same order.
+// 0.1; the face scatters forced to the race-free coloring, so that two runs add in the same order.
 class UnstructuredExplicitRestart : public TesseraRunHarness {
 protected:
   UnstructuredExplicitRestart() : TesseraRunHarness("sod.toml") {}
@@ -29,7 +29,7 @@ protected:
            "right = { density = 0.125, velocity = 0.0, pressure = 0.1 }\n"
            "[time]\nend_time = 0.1\n[output]\ninterval = 0.025\nprogress_every = 0\n"
            "[unstructured]\nresidual_strategy = \"coloring\"\n"
-           "wave_speed_strategy = \"coloring\"\n";
+           "wave_speed_strategy = \"coloring\"\ngradient_strategy = \"coloring\"\n";
   }
 };
 

@@ -92,10 +92,8 @@ std::vector<double> checkpointState(const DistributedUnstructuredEuler& solver) 
   return solver.ownedState();
 }
 
-// The face scatters' strategies a case forces (nullopt: tune).
-struct Strategies {
-  std::optional<atomics::Strategy> residual, waveSpeed;
-};
+// The face scatters' strategies a case forces (nullopt: tune), by EulerScatter.
+using Strategies = std::array<std::optional<atomics::Strategy>, kEulerScatters.size()>;
 
 // A checkpoint's solver values naming the face scatters' strategies: a continued run adds its
 // face contributions in the order the first part did.
@@ -104,17 +102,23 @@ std::string strategyKey(EulerScatter scatter) {
 }
 std::vector<std::pair<std::string, std::string>> strategyValues(const UnstructuredEuler& solver) {
   std::vector<std::pair<std::string, std::string>> values;
-  for (EulerScatter scatter : {EulerScatter::Residual, EulerScatter::WaveSpeed})
+  for (EulerScatter scatter : kEulerScatters)
     values.emplace_back(strategyKey(scatter),
                         std::string(atomics::strategyName(solver.strategy(scatter))));
   return values;
 }
-// The strategies of a restart: those the case sets, else those of the checkpoint's run.
+// The strategies of a restart: those the case sets, else those of the checkpoint's run (the
+// gradient's is tuned anew where a first-order run wrote the checkpoint without one).
 Strategies restartStrategies(Strategies forced, const io::CheckpointInfo& info,
                              const std::filesystem::path& file) {
-  for (auto [scatter, strategy] : {std::pair{EulerScatter::Residual, &forced.residual},
-                                   std::pair{EulerScatter::WaveSpeed, &forced.waveSpeed}}) {
+  for (EulerScatter scatter : kEulerScatters) {
+    std::optional<atomics::Strategy>* strategy = &forced[std::size_t(scatter)];
     if (*strategy)
+      continue;
+    const bool recorded = std::any_of(info.solver.begin(), info.solver.end(), [&](const auto& v) {
+      return v.first == strategyKey(scatter);
+    });
+    if (scatter == EulerScatter::Gradient && !recorded)
       continue;
     const std::string& name = info.solverValue(file, strategyKey(scatter));
     *strategy = atomics::parseStrategy(name);
@@ -146,12 +150,15 @@ openRunLog(const Config& cfg, const RunSettings& run,
   return log;
 }
 
-// Tunes (or sets) both face scatters of the rank's solver, printing and returning the choices.
+// Tunes (or sets) the face scatters of the rank's solver (the gradient's at second order only),
+// printing and returning the choices.
 std::vector<std::pair<EulerScatter, atomics::TunerChoice>>
 chooseStrategies(UnstructuredEuler& solver, const Strategies& forced, bool print) {
   std::vector<std::pair<EulerScatter, atomics::TunerChoice>> chosen;
-  for (const auto& [scatter, strategy] : {std::pair{EulerScatter::Residual, forced.residual},
-                                          std::pair{EulerScatter::WaveSpeed, forced.waveSpeed}}) {
+  for (EulerScatter scatter : kEulerScatters) {
+    if (scatter == EulerScatter::Gradient && !solver.scheme().secondOrder())
+      continue;
+    const std::optional<atomics::Strategy>& strategy = forced[std::size_t(scatter)];
     atomics::TunerChoice choice{strategy.value_or(atomics::Strategy::GlobalAtomic), true, {}};
     if (strategy)
       solver.setStrategy(scatter, *strategy);
@@ -212,9 +219,11 @@ int runExplicit(Solver& solver, double cfl, int faces, const Config& cfg, const 
 #endif
 
   if (lead) {
-    std::printf("tessera: %s, unstructured, %lld cells, %d faces, %d rank%s, CFL %.3g, to t = %g\n",
-                request.caseFile.string().c_str(), cells, faces, ranks, ranks == 1 ? "" : "s", cfl,
-                run.endTime);
+    const UnstructuredEuler& local = localSolver(solver);
+    std::printf("tessera: %s, unstructured, %lld cells, %d faces, %d rank%s, %s, %s, CFL %.3g, to "
+                "t = %g\n",
+                request.caseFile.string().c_str(), cells, faces, ranks, ranks == 1 ? "" : "s",
+                describe(local.scheme()).c_str(), local.integrator().name, cfl, run.endTime);
     if (resumed)
       std::printf("tessera: continuing from %s at step %lld, t = %.17g\n",
                   request.restart->string().c_str(), resumed->step, resumed->time);
@@ -277,15 +286,15 @@ template <class Precision>
 int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings& run,
                 const ImplicitCase& implicit, const Euler<3>& pde, const unstructured::Mesh& mesh,
                 const UnstructuredBoundary& boundary, const ConservedAt& initial, MemorySpace space,
-                Strategies forced, const UnstructuredCheckpoints& kept,
-                const std::vector<int>& fileCell) {
+                const UnstructuredScheme& scheme, Strategies forced,
+                const UnstructuredCheckpoints& kept, const std::vector<int>& fileCell) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   const bool lead = rank == 0;
   const long long cells = mesh.numCells();
   DistributedUnstructuredImplicit<Precision> solver(MPI_COMM_WORLD, pde, mesh, boundary,
-                                                    implicit.settings, space);
+                                                    implicit.settings, space, scheme);
   solver.initialise(initial);
   const std::optional<io::CheckpointInfo>& resumed = kept.resumed;
   if (resumed) {
@@ -330,11 +339,11 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
 #endif
   const ImplicitSettings& settings = implicit.settings;
   if (lead) {
-    std::printf("tessera: %s, unstructured, %d cells, %d faces, %d rank%s, implicit (%s, %d "
+    std::printf("tessera: %s, unstructured, %d cells, %d faces, %d rank%s, %s, implicit (%s, %d "
                 "sweeps, %d colors), residual drop %.3g\n",
                 request.caseFile.string().c_str(), mesh.numCells(), mesh.numFaces(), ranks,
-                ranks == 1 ? "" : "s", Precision::kName.data(), settings.sweeps, solver.numColors(),
-                settings.residualDrop);
+                ranks == 1 ? "" : "s", describe(scheme).c_str(), Precision::kName.data(),
+                settings.sweeps, solver.numColors(), settings.residualDrop);
     if (resumed)
       std::printf("tessera: continuing from %s at iteration %lld\n",
                   request.restart->string().c_str(), resumed->step);
@@ -399,15 +408,17 @@ int runUnstructuredCase(Config& cfg, const RunRequest& request) {
   const std::vector<int>& fileCell = caseMesh.fileCell;
   const UnstructuredBoundary boundary = readUnstructuredBoundary(cfg, mesh, pde);
   const ConservedAt initial = readUnstructuredInitial(cfg, mesh, pde);
-  const std::optional<ImplicitCase> implicit = readImplicit(cfg);
+  const UnstructuredScheme scheme = readUnstructuredScheme(cfg);
+  const std::optional<ImplicitCase> implicit = readImplicit(cfg, scheme);
   // dt = cfl * min over cells of V / sum over faces of |S| lambda: positive up to 1. Pseudo-time
   // steps have their own CFL numbers.
   const double cfl =
       implicit ? 0.9 : cfg.getDouble("time.cfl", 0.9, io::Range{kSmallestCfl, 1.0, false, false});
-  const std::optional<atomics::Strategy> forcedResidual =
-      readAtomicStrategy(cfg, EulerScatter::Residual);
-  const std::optional<atomics::Strategy> forcedWaveSpeed =
-      readAtomicStrategy(cfg, EulerScatter::WaveSpeed);
+  const RungeKutta integrator =
+      implicit ? kForwardEuler : readUnstructuredIntegrator(cfg, scheme);
+  Strategies strategies;
+  for (EulerScatter scatter : kEulerScatters)
+    strategies[std::size_t(scatter)] = readAtomicStrategy(cfg, scatter);
   RunSettings run = readRunSettings(cfg, request, !implicit);
   run.outputFields = readOutputFields<Euler<3>>(cfg, false);
   if (run.outputFormat == io::PatchOutputFormat::Amr)
@@ -445,22 +456,24 @@ int runUnstructuredCase(Config& cfg, const RunRequest& request) {
     }
     return 0;
   }
-  const Strategies strategies{forcedResidual, forcedWaveSpeed};
   if (implicit) {
     if (implicit->mixedPrecision)
       return runImplicit<linalg::MixedPrecision>(cfg, request, run, *implicit, pde, mesh, boundary,
-                                                 initial, space, strategies, kept, fileCell);
+                                                 initial, space, scheme, strategies, kept,
+                                                 fileCell);
     return runImplicit<linalg::DoublePrecision>(cfg, request, run, *implicit, pde, mesh, boundary,
-                                                initial, space, strategies, kept, fileCell);
+                                                initial, space, scheme, strategies, kept,
+                                                fileCell);
   }
   int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   const int faces = mesh.numFaces();
   if (ranks == 1) {
-    UnstructuredEuler solver(pde, std::move(mesh), boundary, cfl, space);
+    UnstructuredEuler solver(pde, std::move(mesh), boundary, cfl, space, scheme, integrator);
     return runExplicit(solver, cfl, faces, cfg, request, run, initial, strategies, kept, fileCell);
   }
-  DistributedUnstructuredEuler solver(MPI_COMM_WORLD, pde, mesh, boundary, cfl, space);
+  DistributedUnstructuredEuler solver(MPI_COMM_WORLD, pde, mesh, boundary, cfl, space, scheme,
+                                      integrator);
   return runExplicit(solver, cfl, faces, cfg, request, run, initial, strategies, kept, fileCell);
 }
 

@@ -212,13 +212,59 @@ std::optional<atomics::Strategy> readAtomicStrategy(Config& cfg, EulerScatter sc
   return atomics::parseStrategy(name);
 }
 
-std::optional<ImplicitCase> readImplicit(Config& cfg) {
+namespace {
+
+// The enum value of the name cfg gives for key (one of names, in enum order; fallback if unset).
+template <class Enum, std::size_t N>
+Enum readNamed(Config& cfg, const std::string& key, const std::string_view (&names)[N],
+               std::string_view fallback) {
+  const std::vector<std::string> choices(std::begin(names), std::end(names));
+  const std::string name = cfg.getChoice(key, std::string(fallback), choices);
+  return Enum(std::find(std::begin(names), std::end(names), name) - std::begin(names));
+}
+
+} // namespace
+
+UnstructuredScheme readUnstructuredScheme(Config& cfg) {
+  UnstructuredScheme s;
+  s.reconstruction = readNamed<UnstructuredReconstruction>(
+      cfg, "unstructured.reconstruction", kUnstructuredReconstructionNames,
+      kUnstructuredReconstructionNames[int(s.reconstruction)]);
+  if (s.secondOrder()) {
+    s.gradient = readNamed<UnstructuredGradient>(cfg, "unstructured.gradient",
+                                                 kUnstructuredGradientNames,
+                                                 kUnstructuredGradientNames[int(s.gradient)]);
+    s.limiter = readNamed<UnstructuredLimiter>(cfg, "unstructured.limiter",
+                                               kUnstructuredLimiterNames,
+                                               kUnstructuredLimiterNames[int(s.limiter)]);
+    if (s.limiter == UnstructuredLimiter::Venkatakrishnan)
+      s.venkatakrishnanK = cfg.getDouble("unstructured.venkatakrishnan_k", s.venkatakrishnanK,
+                                         io::Range::positive());
+  }
+  s.flux = readNamed<UnstructuredFlux>(cfg, "unstructured.riemann_solver", kUnstructuredFluxNames,
+                                       kUnstructuredFluxNames[int(s.flux)]);
+  return s;
+}
+
+RungeKutta readUnstructuredIntegrator(Config& cfg, const UnstructuredScheme& scheme) {
+  std::vector<std::string> names;
+  for (const RungeKutta& rk : kRungeKuttaMethods)
+    names.emplace_back(rk.name);
+  const std::string name =
+      cfg.getChoice("time.integrator", scheme.secondOrder() ? "ssp_rk2" : "euler", names);
+  return kRungeKuttaMethods[std::find(names.begin(), names.end(), name) - names.begin()];
+}
+
+std::optional<ImplicitCase> readImplicit(Config& cfg, const UnstructuredScheme& scheme) {
   if (!cfg.getBool("implicit.enabled", false))
     return std::nullopt;
   ImplicitCase c;
   ImplicitSettings& s = c.settings;
   s.cfl = cfg.getDouble("implicit.cfl", s.cfl, io::Range::positive());
-  s.cflMax = cfg.getDouble("implicit.cfl_max", s.cflMax, io::Range::positive());
+  // The first-order Jacobian of a second-order residual (defect correction) is a good model of it
+  // only for moderate steps: beyond a CFL number of about 100 the iteration stalls.
+  s.cflMax = cfg.getDouble("implicit.cfl_max", scheme.secondOrder() ? kSecondOrderCflMax : s.cflMax,
+                           io::Range::positive());
   if (s.cflMax < s.cfl)
     cfg.fail(ConfigErrorKind::Inconsistent, "implicit.cfl_max", "must be at least implicit.cfl");
   s.sweeps = cfg.getInt("implicit.sweeps", s.sweeps, io::Range::closed(1, 1000));
@@ -227,6 +273,9 @@ std::optional<ImplicitCase> readImplicit(Config& cfg) {
       cfg.getDouble("implicit.residual_drop", s.residualDrop, io::Range{0.0, 1.0, true, true});
   s.maxIterations =
       cfg.getInt("implicit.max_iterations", s.maxIterations, io::Range::closed(1, 1e9));
+  if (scheme.secondOrder() && scheme.limiter != UnstructuredLimiter::None)
+    s.freezeLimiterBelow = cfg.getDouble("implicit.freeze_limiter_below", 0.0,
+                                         io::Range{0.0, 1.0, false, false});
   return c;
 }
 
