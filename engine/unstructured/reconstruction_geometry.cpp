@@ -105,10 +105,27 @@ Matrix symmetricPseudoInverse(const Matrix& a) {
 
 std::vector<double> nodeWeights(const Mesh& mesh) {
   std::vector<double> weight(mesh.nodeCells.indices.size());
+  std::vector<bool> onBoundary(std::size_t(mesh.numNodes()), false);
+  for (int f = 0; f < mesh.numFaces(); ++f)
+    if (mesh.neighbour[std::size_t(f)] < 0)
+      for (int n : mesh.faceNodes.row(f))
+        onBoundary[std::size_t(n)] = true;
   for (int n = 0; n < mesh.numNodes(); ++n) {
     const std::span<const int> cells = mesh.nodeCells.row(n);
     if (cells.empty())
       continue;
+    const std::size_t first = std::size_t(mesh.nodeCells.offsets[std::size_t(n)]);
+    if (onBoundary[std::size_t(n)]) { // inverse-distance weights
+      double sum = 0.0;
+      for (std::size_t i = 0; i < cells.size(); ++i) {
+        const Point d = minus(mesh.cellCentroid[std::size_t(cells[i])], mesh.nodes[std::size_t(n)]);
+        weight[first + i] = 1.0 / std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        sum += weight[first + i];
+      }
+      for (std::size_t i = 0; i < cells.size(); ++i)
+        weight[first + i] /= sum;
+      continue;
+    }
     Point mean{0.0, 0.0, 0.0};
     for (int c : cells)
       for (std::size_t a = 0; a < 3; ++a)
@@ -121,7 +138,6 @@ std::vector<double> nodeWeights(const Mesh& mesh) {
     // phi_node = mean(phi) + g.(x_node - mean), g = spread^+ sum_c d_c phi_c.
     const Point toNode =
         times(symmetricPseudoInverse(spread), minus(mesh.nodes[std::size_t(n)], mean));
-    const std::size_t first = std::size_t(mesh.nodeCells.offsets[std::size_t(n)]);
     for (std::size_t i = 0; i < cells.size(); ++i) {
       const Point d = minus(mesh.cellCentroid[std::size_t(cells[i])], mean);
       weight[first + i] =

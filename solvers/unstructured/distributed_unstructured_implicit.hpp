@@ -85,15 +85,13 @@ public:
   using Update = typename Precision::Update;
 
   // Collective over comm. boundary maps the global mesh's tags (DistributedUnstructuredEuler).
-  DistributedUnstructuredImplicit(MPI_Comm comm, Euler<3> pde, const unstructured::Mesh& global,
-                                  UnstructuredBoundary boundary, ImplicitSettings settings,
-                                  MemorySpace space = MemorySpace::Host,
-                                  UnstructuredScheme scheme =
-                                      UnstructuredScheme::firstOrderRusanov())
+  DistributedUnstructuredImplicit(
+      MPI_Comm comm, Euler<3> pde, const unstructured::Mesh& global, UnstructuredBoundary boundary,
+      ImplicitSettings settings, MemorySpace space = MemorySpace::Host,
+      UnstructuredScheme scheme = UnstructuredScheme::firstOrderRusanov())
       : share_(colorOrderedShare(comm, global, scheme)),
         // Pseudo-time steps have CFL numbers of their own: the explicit CFL (0.9) goes unused.
-        euler_(comm, pde, share_.local, global.numCells(), std::move(boundary), 0.9, space,
-               scheme),
+        euler_(comm, pde, share_.local, global.numCells(), std::move(boundary), 0.9, space, scheme),
         sweepExchange_(comm, share_.colorPlans, euler_.solver().space()),
         implicit_(euler_.solver(), share_.pattern, settings,
                   ImplicitRows<Update>{comm, share_.local.numOwned, &sweepExchange_}) {}

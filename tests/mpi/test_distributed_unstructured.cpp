@@ -2,13 +2,13 @@
 // mpi), on the host and (where there is one) on the device: Sod's shock tube along x on a shuffled,
 // RCM-renumbered tetrahedral box, 100 steps, first order (Rusanov, forward Euler) and second order
 // (Green-Gauss, Venkatakrishnan, Roe, SSP-RK2: its halo holds the node neighbours; least squares,
-// Barth-Jespersen, HLLC, SSP-RK3: its halo holds the face neighbours). Every owned cell must equal the same cell of a
-// one-rank UnstructuredEuler run on the global mesh (each rank computes that run itself) to 1e-13
-// (1e-12 with Barth and Jespersen's limiter) relative to the variable's largest magnitude: an owned cell sees the same faces and neighbour
-// states as on one rank, and only the order in which its face fluxes add (and so the last bits of
-// dt) may differ. Mass and energy summed over the ranks stay at their initial totals to 1e-14
-// relative, as on one rank (regression/ test_unstructured_sod.cpp): the box's slip walls pass
-// neither.
+// Barth-Jespersen, HLLC, SSP-RK3: its halo holds the face neighbours). Every owned cell must equal
+// the same cell of a one-rank UnstructuredEuler run on the global mesh (each rank computes that run
+// itself) to 1e-13 (1e-12 with Barth and Jespersen's limiter) relative to the variable's largest
+// magnitude: an owned cell sees the same faces and neighbour states as on one rank, and only the
+// order in which its face fluxes add (and so the last bits of dt) may differ. Mass and energy
+// summed over the ranks stay at their initial totals to 1e-14 relative, as on one rank (regression/
+// test_unstructured_sod.cpp): the box's slip walls pass neither.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -81,8 +81,8 @@ Scheme scheme(int which) {
 
 // Both runs in one memory space: the host, and the device where there is one (its halo staged
 // through the host); each scheme.
-class DistributedUnstructuredEuler
-    : public ::testing::TestWithParam<std::tuple<MemorySpace, int>> {};
+class DistributedUnstructuredEuler : public ::testing::TestWithParam<std::tuple<MemorySpace, int>> {
+};
 
 TEST_P(DistributedUnstructuredEuler, SodEqualsTheOneRankRunAndConserves) {
   const MemorySpace space = std::get<0>(GetParam());

@@ -414,8 +414,7 @@ int runUnstructuredCase(Config& cfg, const RunRequest& request) {
   // steps have their own CFL numbers.
   const double cfl =
       implicit ? 0.9 : cfg.getDouble("time.cfl", 0.9, io::Range{kSmallestCfl, 1.0, false, false});
-  const RungeKutta integrator =
-      implicit ? kForwardEuler : readUnstructuredIntegrator(cfg, scheme);
+  const RungeKutta integrator = implicit ? kForwardEuler : readUnstructuredIntegrator(cfg, scheme);
   Strategies strategies;
   for (EulerScatter scatter : kEulerScatters)
     strategies[std::size_t(scatter)] = readAtomicStrategy(cfg, scatter);
@@ -462,8 +461,7 @@ int runUnstructuredCase(Config& cfg, const RunRequest& request) {
                                                  initial, space, scheme, strategies, kept,
                                                  fileCell);
     return runImplicit<linalg::DoublePrecision>(cfg, request, run, *implicit, pde, mesh, boundary,
-                                                initial, space, scheme, strategies, kept,
-                                                fileCell);
+                                                initial, space, scheme, strategies, kept, fileCell);
   }
   int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);

@@ -231,12 +231,12 @@ UnstructuredScheme readUnstructuredScheme(Config& cfg) {
       cfg, "unstructured.reconstruction", kUnstructuredReconstructionNames,
       kUnstructuredReconstructionNames[int(s.reconstruction)]);
   if (s.secondOrder()) {
-    s.gradient = readNamed<UnstructuredGradient>(cfg, "unstructured.gradient",
-                                                 kUnstructuredGradientNames,
-                                                 kUnstructuredGradientNames[int(s.gradient)]);
-    s.limiter = readNamed<UnstructuredLimiter>(cfg, "unstructured.limiter",
-                                               kUnstructuredLimiterNames,
-                                               kUnstructuredLimiterNames[int(s.limiter)]);
+    s.gradient =
+        readNamed<UnstructuredGradient>(cfg, "unstructured.gradient", kUnstructuredGradientNames,
+                                        kUnstructuredGradientNames[int(s.gradient)]);
+    s.limiter =
+        readNamed<UnstructuredLimiter>(cfg, "unstructured.limiter", kUnstructuredLimiterNames,
+                                       kUnstructuredLimiterNames[int(s.limiter)]);
     if (s.limiter == UnstructuredLimiter::Venkatakrishnan)
       s.venkatakrishnanK = cfg.getDouble("unstructured.venkatakrishnan_k", s.venkatakrishnanK,
                                          io::Range::positive());
@@ -274,8 +274,8 @@ std::optional<ImplicitCase> readImplicit(Config& cfg, const UnstructuredScheme& 
   s.maxIterations =
       cfg.getInt("implicit.max_iterations", s.maxIterations, io::Range::closed(1, 1e9));
   if (scheme.secondOrder() && scheme.limiter != UnstructuredLimiter::None)
-    s.freezeLimiterBelow = cfg.getDouble("implicit.freeze_limiter_below", 0.0,
-                                         io::Range{0.0, 1.0, false, false});
+    s.freezeLimiterBelow =
+        cfg.getDouble("implicit.freeze_limiter_below", 0.0, io::Range{0.0, 1.0, false, false});
   return c;
 }
 
