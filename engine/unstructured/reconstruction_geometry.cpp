@@ -115,17 +115,6 @@ std::vector<double> nodeWeights(const Mesh& mesh) {
     if (cells.empty())
       continue;
     const std::size_t first = std::size_t(mesh.nodeCells.offsets[std::size_t(n)]);
-    if (onBoundary[std::size_t(n)]) { // inverse-distance weights
-      double sum = 0.0;
-      for (std::size_t i = 0; i < cells.size(); ++i) {
-        const Point d = minus(mesh.cellCentroid[std::size_t(cells[i])], mesh.nodes[std::size_t(n)]);
-        weight[first + i] = 1.0 / std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-        sum += weight[first + i];
-      }
-      for (std::size_t i = 0; i < cells.size(); ++i)
-        weight[first + i] /= sum;
-      continue;
-    }
     Point mean{0.0, 0.0, 0.0};
     for (int c : cells)
       for (std::size_t a = 0; a < 3; ++a)
@@ -142,6 +131,20 @@ std::vector<double> nodeWeights(const Mesh& mesh) {
       const Point d = minus(mesh.cellCentroid[std::size_t(cells[i])], mean);
       weight[first + i] =
           1.0 / double(cells.size()) + d[0] * toNode[0] + d[1] * toNode[1] + d[2] * toNode[2];
+    }
+    const bool extrapolates = std::any_of(weight.begin() + std::ptrdiff_t(first),
+                                          weight.begin() + std::ptrdiff_t(first + cells.size()),
+                                          [](double w) { return w < 0.0; });
+    if (onBoundary[std::size_t(n)] && extrapolates) { // inverse-distance weights
+      double sum = 0.0;
+      for (std::size_t i = 0; i < cells.size(); ++i) {
+        const Point d = minus(mesh.cellCentroid[std::size_t(cells[i])], mesh.nodes[std::size_t(n)]);
+        weight[first + i] = 1.0 / std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        sum += weight[first + i];
+      }
+      for (std::size_t i = 0; i < cells.size(); ++i)
+        weight[first + i] /= sum;
+      continue;
     }
   }
   return weight;

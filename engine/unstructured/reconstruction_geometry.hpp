@@ -29,11 +29,12 @@ namespace tessera::unstructured {
 // Interpolation from cells to nodes: phi_node = sum over the cells c around the node of
 // w(c, node) phi_c. At an inner node, the value at the node of the least-squares linear fit to the
 // cells' centroid values (pseudo-Laplacian weights, Holmes and Connell 1989): exact for linear
-// fields. At a node on the boundary, whose cells lie on one side, that fit extrapolates, with
+// fields. At a node on the boundary whose cells lie on one side that fit extrapolates, with
 // weights of both signs, and such face values make the second-order scheme unstable (a freestream
 // on the mixed test box grew its round-off by 1e11 in 100 steps); there the node takes the
-// inverse-distance average of its cells, positive weights, first-order accurate. The weights sum
-// to 1. One weight per mesh.nodeCells entry.
+// inverse-distance average of its cells, positive weights, first-order accurate. A boundary node
+// whose fit interpolates (all weights positive: the nodes inside a one-layer mesh's symmetry
+// planes) keeps it. The weights sum to 1. One weight per mesh.nodeCells entry.
 std::vector<double> nodeWeights(const Mesh& mesh);
 
 struct ReconstructionGeometry {

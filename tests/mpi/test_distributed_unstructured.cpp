@@ -70,7 +70,8 @@ struct Scheme {
 Scheme scheme(int which) {
   if (which == 0)
     return {"FirstOrder", UnstructuredScheme::firstOrderRusanov(), kForwardEuler};
-  UnstructuredScheme s; // MUSCL, Green-Gauss, Venkatakrishnan, Roe
+  UnstructuredScheme s; // MUSCL, Venkatakrishnan, Roe
+  s.gradient = UnstructuredGradient::GreenGauss;
   if (which == 1)
     return {"GreenGaussRoe", s, kSspRk2};
   s.gradient = UnstructuredGradient::LeastSquares;

@@ -125,7 +125,8 @@ namespace {
 // conserved to round-off.
 TEST(UnstructuredSod, SecondOrderHalvesTheErrorWithoutNewExtrema) {
   const SodResult first = runSod(200);
-  UnstructuredScheme roe; // Green-Gauss, Venkatakrishnan (K = 5), Roe
+  UnstructuredScheme roe; // Venkatakrishnan (K = 5), Roe
+  roe.gradient = UnstructuredGradient::GreenGauss;
   UnstructuredScheme hllc;
   hllc.gradient = UnstructuredGradient::LeastSquares;
   hllc.limiter = UnstructuredLimiter::BarthJespersen;
