@@ -1,0 +1,259 @@
+// The unstructured solver's residual and implicit iteration on a box of n^3 cubes cut into 6 n^3
+// tetrahedra (n = 70 by default: 2.06 M cells), RCM-ordered, on the device where there is one
+// (else the host, OpenMP):
+//   BM_Copy                 a device-to-device copy of 4 doubles per cell each way: the ceiling;
+//   BM_Residual/first_order the first-order Rusanov residual (the flux scatter);
+//   BM_Residual/<scheme>    the second-order residual (primitives, gradient, min/max, limiter,
+//                           MUSCL fluxes): least squares or Green-Gauss, Venkatakrishnan, Roe;
+//   BM_Gradient/<method>    the gradient alone (Green-Gauss: the interpolation to the nodes and
+//                           its face scatter), BM_MinMax the min/max alone: the residual's split;
+//   BM_Implicit             one implicit iteration at second order (residual, its norm, the
+//                           first-order Jacobian's blocks and 15 multicolor sweeps in mixed
+//                           precision), at CFL 50.
+// Every scatter's strategy is tuned first (printed). Counters: cells/s, and GB/s over the bytes a
+// second-order residual must move at least: the state read and the residual written (80 B/cell),
+// the primitive variables written and read (80 B/cell), the gradient written and read twice (360
+// B/cell: the limiter reads and rewrites it, the fluxes read it), the min/max written and read
+// (160 B/cell), the least-squares matrix (72 B/cell), per face owner, neighbour, area vector,
+// reconstruction offsets and least-squares vector (8 + 24 + 48 + 24 B): 752 B/cell + 104 B/face.
+// Own flag before Google Benchmark's: --cubes=70.
+#include <benchmark/benchmark.h>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "benchmarks/sample_timing.hpp"
+#include "engine/atomics/strategy.hpp"
+#include "engine/device_array.hpp"
+#include "engine/linalg/precision.hpp"
+#include "engine/memory.hpp"
+#include "engine/unstructured/box_mesh.hpp"
+#include "engine/unstructured/renumbering.hpp"
+#include "solvers/unstructured/mesh_loops.hpp"
+#include "solvers/unstructured/unstructured_euler.hpp"
+#include "solvers/unstructured/unstructured_implicit.hpp"
+#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
+#include "solvers/unstructured/mesh_loops_device.hpp"
+#endif
+
+namespace tessera {
+namespace {
+
+int& cubes() {
+  static int n = 70;
+  return n;
+}
+
+MemorySpace space() {
+  return deviceAvailable() ? MemorySpace::Device : MemorySpace::Host;
+}
+
+// A smooth flow with a pressure bump inside the unit cube, farfield all round.
+Euler<3>::State initial(const Vec<double, 3>& x) {
+  const double r2 =
+      (x[0] - 0.4) * (x[0] - 0.4) + (x[1] - 0.5) * (x[1] - 0.5) + (x[2] - 0.5) * (x[2] - 0.5);
+  return Euler<3>{}.toConserved({{1.0, 0.5, 0.1, 0.0, 1.0 + 2.0 * std::exp(-r2 / 0.02)}});
+}
+
+UnstructuredBoundary farfield() {
+  UnstructuredBoundary b;
+  for (int tag = 1; tag <= 6; ++tag)
+    b.kindOfTag[tag] = FaceKind::Farfield;
+  b.farfield = initial({{0.0, 0.0, 0.0}});
+  return b;
+}
+
+struct Case {
+  ColorContiguousMesh colored;
+  std::unique_ptr<UnstructuredEuler> first, leastSquares, greenGauss;
+  std::unique_ptr<unstructured::MeshLoopPlan> plan;
+  DeviceArray<double> w, qNode, grad, minMax, copySource, copyTarget;
+  std::unique_ptr<UnstructuredImplicit<linalg::MixedPrecision>> implicit;
+  double cells = 0, faces = 0;
+
+  Case() {
+    unstructured::BoxMeshSpec spec;
+    spec.nx = spec.ny = spec.nz = cubes();
+    spec.cells = unstructured::BoxCells::Tetrahedra;
+    const unstructured::Mesh mesh = unstructured::buildMesh(unstructured::boxMesh(spec));
+    colored = colorContiguousMesh(
+        unstructured::renumbered(mesh, unstructured::reverseCuthillMcKee(mesh)));
+    cells = colored.mesh.numCells();
+    faces = colored.mesh.numFaces();
+    UnstructuredScheme ls, gg;
+    gg.gradient = UnstructuredGradient::GreenGauss;
+    first = make(UnstructuredScheme::firstOrderRusanov());
+    leastSquares = make(ls);
+    greenGauss = make(gg);
+    plan = std::make_unique<unstructured::MeshLoopPlan>(colored.mesh, space());
+    const std::size_t n = std::size_t(cells);
+    w = DeviceArray<double>(5 * n, space());
+    w.copyFrom(DeviceArray<double>(toSpace(leastSquares->hostState(), space())));
+    qNode = DeviceArray<double>(5 * std::size_t(colored.mesh.numNodes()), space());
+    grad = DeviceArray<double>(15 * n, space());
+    minMax = DeviceArray<double>(10 * n, space());
+    copySource = DeviceArray<double>(4 * n, space());
+    copyTarget = DeviceArray<double>(4 * n, space());
+    ImplicitSettings settings;
+    settings.cfl = settings.cflMax = 50.0;
+    settings.jacobianStrategy = leastSquares->strategy(EulerScatter::Residual);
+    implicit = std::make_unique<UnstructuredImplicit<linalg::MixedPrecision>>(
+        *leastSquares, colored.pattern, settings);
+  }
+
+  std::unique_ptr<UnstructuredEuler> make(const UnstructuredScheme& scheme) {
+    auto solver = std::make_unique<UnstructuredEuler>(Euler<3>{}, colored.mesh, farfield(), 0.9,
+                                                      space(), scheme);
+    solver->initialise(initial);
+    for (EulerScatter s : kEulerScatters) {
+      if (s == EulerScatter::Gradient && !scheme.secondOrder())
+        continue;
+      const atomics::TunerChoice choice = solver->tuneStrategy(s, atomics::kAllStrategies);
+      std::printf("%s, %s scatter: %s\n", describe(scheme).c_str(),
+                  std::string(eulerScatterName(s)).c_str(), atomics::describe(choice).c_str());
+    }
+    return solver;
+  }
+
+  double residualBytes() const { return 752.0 * cells + 104.0 * faces; }
+};
+
+Case& theCase() {
+  static Case c;
+  return c;
+}
+
+void report(benchmark::State& state, const std::string& key) {
+  const double seconds = bench::median(bench::samples()[key]);
+  state.counters["cells/s"] = theCase().cells / seconds;
+  state.counters["GB/s"] = bench::bytesOf()[key] * 1e-9 / seconds;
+}
+
+template <class F>
+void timed(benchmark::State& state, const std::string& key, double bytes, F&& call) {
+  bench::timedRepetition(state, key, bytes, call);
+  report(state, key);
+}
+
+void BM_Copy(benchmark::State& state) {
+  Case& c = theCase();
+  timed(state, "copy", 2.0 * 8.0 * double(c.copySource.size()),
+        [&] { c.copyTarget.copyFrom(c.copySource); });
+}
+
+void BM_Residual(benchmark::State& state, int which) {
+  Case& c = theCase();
+  UnstructuredEuler& solver = which == 0 ? *c.first : which == 1 ? *c.leastSquares : *c.greenGauss;
+  const double bytes = which == 0 ? 80.0 * c.cells + 80.0 * c.faces : c.residualBytes();
+  timed(state, "residual/" + describe(solver.scheme()), bytes, [&] { solver.currentResidual(); });
+}
+
+void BM_Gradient(benchmark::State& state, bool leastSquares) {
+  Case& c = theCase();
+  const unstructured::MeshLoopPlan& plan = *c.plan;
+  const atomics::Strategy s =
+      (leastSquares ? c.leastSquares : c.greenGauss)->strategy(EulerScatter::Gradient);
+  const double bytes = leastSquares
+                           ? 232.0 * c.cells + 32.0 * c.faces
+                           : 40.0 * plan.view().numNodes + 192.0 * c.cells + 44.0 * c.faces;
+  timed(state, leastSquares ? "gradient/least_squares" : "gradient/green_gauss", bytes, [&] {
+    using unstructured::LoopMode;
+#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
+    if (space() == MemorySpace::Device) {
+      if (leastSquares) {
+        unstructured::leastSquaresGradientDevice(plan, LoopMode::Face, s, c.w.data(),
+                                                 c.grad.data());
+      } else {
+        unstructured::interpolateToNodesDevice(plan, LoopMode::Node, c.w.data(), c.qNode.data());
+        unstructured::greenGaussGradientDevice(plan, LoopMode::Face, s, c.qNode.data(),
+                                               c.grad.data());
+      }
+      return;
+    }
+#endif
+    if (leastSquares) {
+      unstructured::leastSquaresGradientHost(plan, LoopMode::Face, s, c.w.data(), c.grad.data());
+    } else {
+      unstructured::interpolateToNodesHost(plan, LoopMode::Node, c.w.data(), c.qNode.data());
+      unstructured::greenGaussGradientHost(plan, LoopMode::Face, s, c.qNode.data(), c.grad.data());
+    }
+  });
+}
+
+void BM_MinMax(benchmark::State& state) {
+  Case& c = theCase();
+  timed(state, "min_max", 120.0 * c.cells + 8.0 * c.faces, [&] {
+#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
+    if (space() == MemorySpace::Device)
+      return unstructured::localMinMaxDevice(*c.plan, unstructured::LoopMode::Cell, c.w.data(),
+                                             c.minMax.data());
+#endif
+    unstructured::localMinMaxHost(*c.plan, unstructured::LoopMode::Cell, c.w.data(),
+                                  c.minMax.data());
+  });
+}
+
+void BM_Implicit(benchmark::State& state) {
+  Case& c = theCase();
+  timed(state, "implicit iteration", c.residualBytes(), [&] { c.implicit->iterate(); });
+}
+
+bool takeOwnFlags(int& argc, char** argv) {
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.starts_with("--cubes=")) {
+      const auto [end, error] = std::from_chars(arg.data() + 8, arg.data() + arg.size(), cubes());
+      if (error != std::errc() || end != arg.data() + arg.size() || cubes() < 1) {
+        std::fprintf(stderr, "bench_unstructured: --cubes wants a positive integer: %s\n", argv[i]);
+        return false;
+      }
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  argc = kept;
+  return true;
+}
+
+} // namespace
+} // namespace tessera
+
+int main(int argc, char** argv) {
+  using namespace tessera;
+  if (!takeOwnFlags(argc, argv))
+    return 2;
+  benchmark::Initialize(&argc, argv);
+  benchmark::AddCustomContext("space", memorySpaceName(space()).data());
+  benchmark::AddCustomContext("cells", std::to_string(6 * cubes() * cubes() * cubes()));
+  const int repetitions = space() == MemorySpace::Device ? 30 : 5;
+  bench::timedOncePerRepetition(benchmark::RegisterBenchmark("BM_Copy", BM_Copy), repetitions);
+  const char* names[] = {"first_order", "least_squares", "green_gauss"};
+  for (int which = 0; which < 3; ++which)
+    bench::timedOncePerRepetition(
+        benchmark::RegisterBenchmark((std::string("BM_Residual/") + names[which]).c_str(),
+                                     BM_Residual, which),
+        repetitions);
+  for (bool ls : {true, false})
+    bench::timedOncePerRepetition(
+        benchmark::RegisterBenchmark(ls ? "BM_Gradient/least_squares" : "BM_Gradient/green_gauss",
+                                     BM_Gradient, ls),
+        repetitions);
+  bench::timedOncePerRepetition(benchmark::RegisterBenchmark("BM_MinMax", BM_MinMax), repetitions);
+  bench::timedOncePerRepetition(benchmark::RegisterBenchmark("BM_Implicit", BM_Implicit),
+                                repetitions);
+  benchmark::RunSpecifiedBenchmarks();
+  // The table for benchmarks/RESULTS.md: medians, and each effective bandwidth against the copy's.
+  const double copy = bench::bytesOf()["copy"] / bench::median(bench::samples()["copy"]);
+  std::printf("| operation | median ms | cells/s | GB/s | of copy |\n|---|---|---|---|---|\n");
+  for (const auto& [key, seconds] : bench::samples()) {
+    const double t = bench::median(seconds);
+    std::printf("| %s | %.3f | %.3g | %.0f | %.0f%% |\n", key.c_str(), 1e3 * t, theCase().cells / t,
+                bench::bytesOf()[key] * 1e-9 / t, 100.0 * bench::bytesOf()[key] / t / copy);
+  }
+  return 0;
+}
