@@ -179,6 +179,7 @@ void RunLog::finish(long long steps, double time, const PhaseSeconds& phases,
     std::printf("  %-16s %lld cell reconstructions (per axis and stage) fell back to first "
                 "order\n",
                 "positivity", firstOrderFallbacks);
+  printForceRows();
   printOutputRows();
 }
 
@@ -191,7 +192,51 @@ void RunLog::finishSteady(long long iterations, double relativeResidual) {
   std::printf("tessera: finished at iteration %lld\n", iterations);
   std::printf("  %-16s dropped to %.3e of the first\n", "density residual", relativeResidual);
   std::printf("  %-16s %s\n", "iterating", duration(steppingSeconds_).c_str());
+  printForceRows();
   printOutputRows();
+}
+
+void RunLog::forces(long long step, const std::vector<BoundaryForce>& walls,
+                    const std::optional<ForceCoefficientsRecord>& coefficients) {
+  const auto vector = [](const std::array<double, 3>& v) {
+    std::string text(1, '[');
+    for (std::size_t a = 0; a < 3; ++a) {
+      if (a > 0)
+        text += ',';
+      text += number(v[a]);
+    }
+    return text + ']';
+  };
+  std::string json = "{\"event\":\"forces\",\"step\":" + std::to_string(step) + ",\"walls\":{";
+  for (std::size_t i = 0; i < walls.size(); ++i) {
+    if (i > 0)
+      json += ',';
+    json += '"';
+    json += walls[i].name;
+    json += "\":{\"force\":";
+    json += vector(walls[i].force);
+    json += ",\"moment\":";
+    json += vector(walls[i].moment);
+    json += '}';
+  }
+  json += '}';
+  if (coefficients)
+    json += ",\"lift_coefficient\":" + number(coefficients->lift) +
+            ",\"drag_coefficient\":" + number(coefficients->drag) +
+            ",\"moment_coefficient\":" + number(coefficients->moment);
+  line(json + "}");
+  lastForces_ = walls;
+  lastCoefficients_ = coefficients;
+}
+
+void RunLog::printForceRows() const {
+  for (const BoundaryForce& wall : lastForces_)
+    std::printf("  %-16s force (%.6g, %.6g, %.6g), moment (%.6g, %.6g, %.6g)\n",
+                ("on " + wall.name).c_str(), wall.force[0], wall.force[1], wall.force[2],
+                wall.moment[0], wall.moment[1], wall.moment[2]);
+  if (lastCoefficients_)
+    std::printf("  %-16s lift %.6f, drag %.6f, moment %.6f\n", "coefficients",
+                lastCoefficients_->lift, lastCoefficients_->drag, lastCoefficients_->moment);
 }
 
 void RunLog::printOutputRows() const {

@@ -2,12 +2,14 @@
 // What a run reports while it goes: progress lines on standard output, as often as its
 // ProgressPolicy asks, a summary at its end, and every step's facts as JSON lines (one object per
 // line) in a log file for scripts.
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/atomics/tuner.hpp"
 #include "engine/timer.hpp"
@@ -41,6 +43,16 @@ struct IterationReport {
   double seconds = 0.0;                          // wall time of the iteration
 };
 
+// The force and moment on one named boundary (a tag of an unstructured mesh), and the lift, drag
+// and pitching-moment coefficients of all walls together where a reference defines them.
+struct BoundaryForce {
+  std::string name;
+  std::array<double, 3> force{}, moment{};
+};
+struct ForceCoefficientsRecord {
+  double lift = 0.0, drag = 0.0, moment = 0.0;
+};
+
 class RunLog {
 public:
   // `endTime` is the simulated time the run stops at, for the ETA; `series` the output's .pvd, for
@@ -54,6 +66,10 @@ public:
   // An output step written (in `seconds`): its step's progress line prints if it has not.
   void output(long long step, double time, const std::filesystem::path& file, double seconds);
   void checkpoint(long long step, double time, const std::filesystem::path& folder);
+  // The forces on the walls at a step (explicit) or iteration (steady run), in the log; the last
+  // ones print in the summary.
+  void forces(long long step, const std::vector<BoundaryForce>& walls,
+              const std::optional<ForceCoefficientsRecord>& coefficients);
   // The atomic strategy of one face scatter: forced by the case, or the tuner's pick with the
   // median time of every candidate.
   void atomicStrategy(std::string_view scatter, const atomics::TunerChoice& choice);
@@ -79,6 +95,7 @@ private:
   void printIteration(const IterationReport& r);
   // The summary's rows that every run has: output written and the last checkpoint.
   void printOutputRows() const;
+  void printForceRows() const;
 
   std::ofstream json_;
   std::filesystem::path path_, series_;
@@ -92,6 +109,8 @@ private:
   int lastLevels_ = -1;
   long long lastCells_ = -1;
   double steppingSeconds_ = 0.0; // sum of step wall times, output excluded
+  std::vector<BoundaryForce> lastForces_;
+  std::optional<ForceCoefficientsRecord> lastCoefficients_;
   double cellUpdates_ = 0.0;
   long long outputs_ = 0;
   double outputSeconds_ = 0.0;

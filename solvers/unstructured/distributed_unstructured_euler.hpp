@@ -115,6 +115,24 @@ public:
     halo_.exchange(solver_.stateData());
   }
 
+  // Collective: the force and moment on each slip-wall tag (UnstructuredEuler::wallForces), summed
+  // over the ranks' owned cells' wall faces.
+  std::vector<TagForce> wallForces(const Vector3& centre, bool fromLastResidual = false) {
+    std::vector<TagForce> forces = solver_.wallForces(centre, local_.numOwned, fromLastResidual);
+    std::vector<double> values;
+    for (const TagForce& t : forces) {
+      values.insert(values.end(), t.force.begin(), t.force.end());
+      values.insert(values.end(), t.moment.begin(), t.moment.end());
+    }
+    MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE, MPI_SUM, comm_);
+    for (std::size_t i = 0; i < forces.size(); ++i)
+      for (std::size_t a = 0; a < 3; ++a) {
+        forces[i].force[a] = values[6 * i + a];
+        forces[i].moment[a] = values[6 * i + 3 + a];
+      }
+    return forces;
+  }
+
   // Collective: each halo cell gets its owner's current state.
   void exchangeHalos() { halo_.exchange(solver_.stateData()); }
 

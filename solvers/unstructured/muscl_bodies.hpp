@@ -153,6 +153,17 @@ struct MusclFaceFlux {
   }
 };
 
+// What a MusclFaceFlux holds, without its Riemann solver: what a caller hands to the device code,
+// which instantiates the flux for the scheme's solver.
+struct MusclFluxParts {
+  Euler<3> pde;
+  UnstructuredFaces faces;
+  const double* faceOffset = nullptr;
+  const double* w = nullptr;
+  const double* grad = nullptr;
+  Euler<3>::State farfield = Euler<3>::State::filled(0.0);
+};
+
 struct FirstOrderFaces {
   Euler<3> pde;
   UnstructuredFaces faces;

@@ -41,6 +41,7 @@
 #include "solvers/unstructured/unstructured_face_flux.hpp"
 #include "solvers/unstructured/unstructured_residual.hpp"
 #include "solvers/unstructured/unstructured_scheme.hpp"
+#include "solvers/unstructured/wall_forces.hpp"
 
 namespace tessera {
 
@@ -82,6 +83,7 @@ public:
         volume_(toSpace(mesh_.cellVolume, space_)), q_(std::size_t(kNumVars) * numCells(), space_),
         residual_(q_.size(), space_), speedSum_(std::size_t(numCells()), space_),
         cellStep_(std::size_t(numCells()), space_), w_(q_.size(), space_) {
+    listWallFaces();
     if (integrator_.stages > 1)
       q0_ = DeviceArray<double>(q_.size(), space_);
     if (scheme_.secondOrder()) {
@@ -309,6 +311,52 @@ public:
     return std::llround(reduce(flag, ReduceKind::Sum));
   }
 
+  // The force and moment (about `centre`) on each slip-wall tag, summed over the wall faces whose
+  // owner is among the first ownedCells cells (all: -1), in increasing tag order. Of the current
+  // state; fromLastResidual: of the state of the last residual evaluation instead, which saves
+  // computing another (an implicit iteration's measurement has just computed it).
+  std::vector<TagForce> wallForces(const Vector3& centre, int ownedCells = -1,
+                                   bool fromLastResidual = false) {
+    if (!fromLastResidual)
+      computeResidual(strategies());
+    const std::size_t listed = wallTag_.size();
+    DeviceArray<double> out(6 * listed, space_);
+    const Vec<double, 3> reference{{centre[0], centre[1], centre[2]}};
+    if (listed > 0) {
+      if (space_ == MemorySpace::Host) {
+        withUnstructuredFlux(scheme_.flux, [&]<class RiemannSolver>() {
+          unstructured::HostExecution::forEach(
+              int(listed),
+              WallFaceForce<RiemannSolver>{musclFlux<RiemannSolver>(), wallFaces_.data(),
+                                           wallCentroid_.data(), reference, out.data()});
+        });
+      } else if constexpr (kDeviceBuilt) {
+        wallFaceForcesDevice(scheme_, musclFluxParts(), int(listed), wallFaces_.data(),
+                             wallCentroid_.data(), reference, out.data());
+      }
+    }
+    std::vector<double> values(out.size());
+    out.copyToHost(values);
+    std::vector<TagForce> forces;
+    for (const auto& [tag, kind] : boundary_.kindOfTag)
+      if (kind == FaceKind::SlipWall)
+        forces.push_back({tag, {}, {}});
+    for (std::size_t i = 0; i < listed; ++i) {
+      if (ownedCells >= 0 && wallOwner_[i] >= ownedCells)
+        continue;
+      TagForce& sum = *std::find_if(forces.begin(), forces.end(),
+                                    [&](const TagForce& t) { return t.tag == wallTag_[i]; });
+      for (std::size_t a = 0; a < 3; ++a) {
+        sum.force[a] += values[6 * i + a];
+        sum.moment[a] += values[6 * i + 3 + a];
+      }
+    }
+    return forces;
+  }
+
+  const UnstructuredBoundary& boundary() const {
+    return boundary_;
+  }
   const UnstructuredScheme& scheme() const {
     return scheme_;
   }
@@ -368,6 +416,42 @@ private:
     default:
       return gradientStrategy_;
     }
+  }
+
+  // The slip-wall faces, their tags, owners and centroids (for wallForces).
+  void listWallFaces() {
+    std::vector<int> faces;
+    std::vector<double> centroids;
+    for (int f = 0; f < mesh_.numFaces(); ++f) {
+      if (mesh_.neighbour[std::size_t(f)] >= 0)
+        continue;
+      const auto kind = boundary_.kindOfTag.find(mesh_.faceTag[std::size_t(f)]);
+      if (kind == boundary_.kindOfTag.end() || kind->second != FaceKind::SlipWall)
+        continue;
+      faces.push_back(f);
+      wallTag_.push_back(mesh_.faceTag[std::size_t(f)]);
+      wallOwner_.push_back(mesh_.owner[std::size_t(f)]);
+      const auto& x = mesh_.faceCentroid[std::size_t(f)];
+      centroids.insert(centroids.end(), x.begin(), x.end());
+    }
+    wallFaces_ = toSpace(faces, space_);
+    wallCentroid_ = toSpace(centroids, space_);
+  }
+
+  // The residual's face flux on the current work arrays (second order: the last residual's
+  // primitive variables and limited gradients).
+  MusclFluxParts musclFluxParts() {
+    return {pde_,
+            faces(),
+            plan_.view().faceOffset,
+            w_.data(),
+            scheme_.secondOrder() ? grad_.data() : nullptr,
+            boundary_.farfield};
+  }
+  template <class RiemannSolver>
+  MusclFaceFlux<RiemannSolver> musclFlux() {
+    const MusclFluxParts p = musclFluxParts();
+    return {p.pde, p.faces, p.faceOffset, p.w, p.grad, p.farfield};
   }
 
   ResidualArrays arrays() {
@@ -438,6 +522,9 @@ private:
   // and the step's first state (Runge-Kutta methods of more than one stage).
   DeviceArray<double> w_, qNode_, grad_, minMax_, phi_, q0_;
   std::function<void(double*)> haloStates_, haloGradients_;
+  DeviceArray<int> wallFaces_;
+  DeviceArray<double> wallCentroid_;
+  std::vector<int> wallTag_, wallOwner_;
   bool limiterFrozen_ = false;
   mutable std::vector<double> hostMirror_;
   double time_ = 0.0;

@@ -54,6 +54,16 @@ void unstructuredResidualDevice(const unstructured::MeshLoopPlan& plan, const Eu
       plan, pde, scheme, faces, farfield, strategies, arrays, freezeLimiter, afterLimiter);
 }
 
+void wallFaceForcesDevice(const UnstructuredScheme& scheme, const MusclFluxParts& p, int listed,
+                          const int* faces, const double* centroids,
+                          const Vec<double, 3>& reference, double* out) {
+  withUnstructuredFlux(scheme.flux, [&]<class RiemannSolver>() {
+    const MusclFaceFlux<RiemannSolver> flux{p.pde, p.faces, p.faceOffset, p.w, p.grad, p.farfield};
+    unstructured::DeviceExecution::forEach(
+        listed, WallFaceForce<RiemannSolver>{flux, faces, centroids, reference, out});
+  });
+}
+
 void flagFirstOrderFacesDevice(const unstructured::MeshLoopPlan& plan, const Euler<3>& pde,
                                const UnstructuredFaces& faces, const ResidualArrays& arrays,
                                double* flag) {

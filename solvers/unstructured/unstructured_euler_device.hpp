@@ -10,6 +10,7 @@
 #include "solvers/unstructured/mesh_loop_plan.hpp"
 #include "solvers/unstructured/unstructured_face_flux.hpp"
 #include "solvers/unstructured/unstructured_residual.hpp"
+#include "solvers/unstructured/wall_forces.hpp"
 
 namespace tessera {
 
@@ -20,6 +21,12 @@ void unstructuredResidualDevice(const unstructured::MeshLoopPlan& plan, const Eu
                                 const Euler<3>::State& farfield, ResidualStrategies strategies,
                                 const ResidualArrays& arrays, bool freezeLimiter,
                                 const std::function<void(double*)>& afterLimiter);
+
+// WallFaceForce (solvers/unstructured/wall_forces.hpp) of the scheme's Riemann solver for the
+// `listed` faces, on the device.
+void wallFaceForcesDevice(const UnstructuredScheme& scheme, const MusclFluxParts& flux, int listed,
+                          const int* faces, const double* centroids,
+                          const Vec<double, 3>& reference, double* out);
 
 // flagFirstOrderFaces on the device.
 void flagFirstOrderFacesDevice(const unstructured::MeshLoopPlan& plan, const Euler<3>& pde,

@@ -133,6 +133,22 @@ TEST_P(DistributedUnstructuredEuler, SodEqualsTheOneRankRunAndConserves) {
     EXPECT_LE(maxOverRanks(difference[v]), chosen.tolerance) << "variable " << v;
   for (int v : {0, 4})
     EXPECT_LE(std::fabs(after[v] - before[v]), 1e-14 * std::fabs(before[v])) << "variable " << v;
+
+  // The walls' forces and moments, each rank's owned wall faces summed over the ranks, are the
+  // one-rank run's (relative to the largest force).
+  const Vector3 centre{0.5, 0.05, 0.05};
+  const std::vector<TagForce> oneForces = one.wallForces(centre);
+  const std::vector<TagForce> manyForces = many.wallForces(centre);
+  ASSERT_EQ(manyForces.size(), oneForces.size());
+  double largest = 0.0;
+  for (const TagForce& t : oneForces)
+    for (double f : t.force)
+      largest = std::max(largest, std::fabs(f));
+  for (std::size_t i = 0; i < oneForces.size(); ++i)
+    for (std::size_t a = 0; a < 3; ++a) {
+      EXPECT_NEAR(manyForces[i].force[a], oneForces[i].force[a], 1e-12 * largest) << i;
+      EXPECT_NEAR(manyForces[i].moment[a], oneForces[i].moment[a], 1e-12 * largest) << i;
+    }
 }
 
 std::string caseName(const ::testing::TestParamInfo<std::tuple<MemorySpace, int>>& param) {

@@ -150,6 +150,31 @@ openRunLog(const Config& cfg, const RunSettings& run,
   return log;
 }
 
+// The forces on the walls (every rank's part summed) into the log: per slip-wall tag, by its name
+// (its number where the mesh names none), and the coefficients of all walls together.
+void logForces(std::optional<io::RunLog>& log, const unstructured::Mesh& mesh,
+               const std::vector<TagForce>& forces, const ForceSettings& settings, long long step) {
+  if (!log || forces.empty())
+    return;
+  std::vector<io::BoundaryForce> walls;
+  Vector3 force{}, moment{};
+  for (const TagForce& t : forces) {
+    const auto name = mesh.tagNames.find(t.tag);
+    walls.push_back(
+        {name != mesh.tagNames.end() ? name->second : std::to_string(t.tag), t.force, t.moment});
+    for (std::size_t a = 0; a < 3; ++a) {
+      force[a] += t.force[a];
+      moment[a] += t.moment[a];
+    }
+  }
+  std::optional<io::ForceCoefficientsRecord> c;
+  if (settings.reference) {
+    const ForceCoefficients k = coefficients(force, moment, *settings.reference);
+    c = io::ForceCoefficientsRecord{k.lift, k.drag, k.moment};
+  }
+  log->forces(step, walls, c);
+}
+
 // Tunes (or sets) the face scatters of the rank's solver (the gradient's at second order only),
 // printing and returning the choices.
 std::vector<std::pair<EulerScatter, atomics::TunerChoice>>
@@ -180,7 +205,8 @@ chooseStrategies(UnstructuredEuler& solver, const Strategies& forced, bool print
 template <class Solver>
 int runExplicit(Solver& solver, double cfl, int faces, const Config& cfg, const RunRequest& request,
                 const RunSettings& run, const ConservedAt& initial, Strategies forced,
-                const UnstructuredCheckpoints& kept, const std::vector<int>& fileCell) {
+                const UnstructuredCheckpoints& kept, const std::vector<int>& fileCell,
+                const ForceSettings& forceSettings) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
@@ -206,6 +232,8 @@ int runExplicit(Solver& solver, double cfl, int faces, const Config& cfg, const 
   if (resumed)
     writer.resume(resumed->series);
   const auto writeOutput = [&] {
+    logForces(log, localSolver(solver).mesh(), solver.wallForces(forceSettings.momentCentre),
+              forceSettings, solver.step());
     writeOutputStep(run, log, solver.step(), solver.time(), [&] {
       return writeCells(writer, solver.step(), solver.time(), solver, run.outputFields, fileCell);
     });
@@ -214,7 +242,10 @@ int runExplicit(Solver& solver, double cfl, int faces, const Config& cfg, const 
 #else
   noteNoVtkOutput(run);
   (void)fileCell; // what the output's cell_id would say
-  const auto writeOutput = [] {};
+  const auto writeOutput = [&] {
+    logForces(log, localSolver(solver).mesh(), solver.wallForces(forceSettings.momentCentre),
+              forceSettings, solver.step());
+  };
   const auto series = [] { return std::vector<std::pair<double, std::string>>{}; };
 #endif
 
@@ -287,7 +318,8 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
                 const ImplicitCase& implicit, const Euler<3>& pde, const unstructured::Mesh& mesh,
                 const UnstructuredBoundary& boundary, const ConservedAt& initial, MemorySpace space,
                 const UnstructuredScheme& scheme, Strategies forced,
-                const UnstructuredCheckpoints& kept, const std::vector<int>& fileCell) {
+                const UnstructuredCheckpoints& kept, const std::vector<int>& fileCell,
+                const ForceSettings& forceSettings) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
@@ -373,6 +405,10 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
     if (log)
       log->iteration(
           {last.iteration, last.residual, last.relativeResidual, last.cfl, stepWatch.seconds()});
+    // The measurement has just computed the residual of this state: its forces come at no
+    // second residual.
+    logForces(log, local.mesh(), solver.euler().wallForces(forceSettings.momentCentre, true),
+              forceSettings, last.iteration);
     stepWatch.restart();
     if (solver.finished(last))
       break;
@@ -407,6 +443,7 @@ int runUnstructuredCase(Config& cfg, const RunRequest& request) {
   unstructured::Mesh& mesh = caseMesh.mesh;
   const std::vector<int>& fileCell = caseMesh.fileCell;
   const UnstructuredBoundary boundary = readUnstructuredBoundary(cfg, mesh, pde);
+  const ForceSettings forceSettings = readForceSettings(cfg, boundary, pde);
   const ConservedAt initial = readUnstructuredInitial(cfg, mesh, pde);
   const UnstructuredScheme scheme = readUnstructuredScheme(cfg);
   const std::optional<ImplicitCase> implicit = readImplicit(cfg, scheme);
@@ -458,21 +495,24 @@ int runUnstructuredCase(Config& cfg, const RunRequest& request) {
   if (implicit) {
     if (implicit->mixedPrecision)
       return runImplicit<linalg::MixedPrecision>(cfg, request, run, *implicit, pde, mesh, boundary,
-                                                 initial, space, scheme, strategies, kept,
-                                                 fileCell);
+                                                 initial, space, scheme, strategies, kept, fileCell,
+                                                 forceSettings);
     return runImplicit<linalg::DoublePrecision>(cfg, request, run, *implicit, pde, mesh, boundary,
-                                                initial, space, scheme, strategies, kept, fileCell);
+                                                initial, space, scheme, strategies, kept, fileCell,
+                                                forceSettings);
   }
   int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   const int faces = mesh.numFaces();
   if (ranks == 1) {
     UnstructuredEuler solver(pde, std::move(mesh), boundary, cfl, space, scheme, integrator);
-    return runExplicit(solver, cfl, faces, cfg, request, run, initial, strategies, kept, fileCell);
+    return runExplicit(solver, cfl, faces, cfg, request, run, initial, strategies, kept, fileCell,
+                       forceSettings);
   }
   DistributedUnstructuredEuler solver(MPI_COMM_WORLD, pde, mesh, boundary, cfl, space, scheme,
                                       integrator);
-  return runExplicit(solver, cfl, faces, cfg, request, run, initial, strategies, kept, fileCell);
+  return runExplicit(solver, cfl, faces, cfg, request, run, initial, strategies, kept, fileCell,
+                     forceSettings);
 }
 
 } // namespace tessera::cli

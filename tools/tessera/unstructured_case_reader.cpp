@@ -255,6 +255,45 @@ RungeKutta readUnstructuredIntegrator(Config& cfg, const UnstructuredScheme& sch
   return kRungeKuttaMethods[std::find(names.begin(), names.end(), name) - names.begin()];
 }
 
+ForceSettings readForceSettings(Config& cfg, const UnstructuredBoundary& boundary,
+                                const Euler<3>& pde) {
+  const auto vector = [&](const std::string& key, std::optional<std::vector<double>> fallback) {
+    const std::vector<double> v = cfg.getDoubles(key, std::move(fallback), 3);
+    return Vector3{v[0], v[1], v[2]};
+  };
+  ForceSettings settings;
+  const std::vector<double> origin(3, 0.0);
+  settings.momentCentre = vector("forces.moment_center", origin);
+  ForceReference ref;
+  ref.momentCentre = settings.momentCentre;
+  ref.area = cfg.getDouble("forces.reference_area", 1.0, io::Range::positive());
+  ref.length = cfg.getDouble("forces.reference_length", 1.0, io::Range::positive());
+  const bool anyFarfield =
+      std::any_of(boundary.kindOfTag.begin(), boundary.kindOfTag.end(),
+                  [](const auto& tagKind) { return tagKind.second == FaceKind::Farfield; });
+  const Euler<3>::State w = pde.toPrimitive(boundary.farfield);
+  const Vector3 velocity{w[1], w[2], w[3]};
+  const double speed = std::sqrt(dot(velocity, velocity));
+  if (!anyFarfield || !(speed > 0.0)) {
+    if (cfg.has("forces.lift_direction"))
+      cfg.fail(ConfigErrorKind::Inconsistent, "forces.lift_direction",
+               "needs a farfield boundary with a velocity, whose direction is the drag's");
+    return settings;
+  }
+  ref.drag = {velocity[0] / speed, velocity[1] / speed, velocity[2] / speed};
+  const Vector3 up =
+      std::fabs(ref.drag[1]) > 0.99 ? Vector3{0.0, 0.0, 1.0} : Vector3{0.0, 1.0, 0.0};
+  const Vector3 lift = vector("forces.lift_direction", std::vector<double>(up.begin(), up.end()));
+  if (!(std::sqrt(dot(lift, lift) - dot(lift, ref.drag) * dot(lift, ref.drag)) >
+        1e-6 * std::sqrt(dot(lift, lift))))
+    cfg.fail(ConfigErrorKind::Inconsistent, "forces.lift_direction",
+             "runs along the freestream velocity: it must have a part across it");
+  ref.lift = across(lift, ref.drag);
+  ref.dynamicPressure = 0.5 * w[0] * speed * speed;
+  settings.reference = ref;
+  return settings;
+}
+
 std::optional<ImplicitCase> readImplicit(Config& cfg, const UnstructuredScheme& scheme) {
   if (!cfg.getBool("implicit.enabled", false))
     return std::nullopt;

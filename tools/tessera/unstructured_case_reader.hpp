@@ -15,6 +15,7 @@
 #include "solvers/unstructured/unstructured_euler.hpp"
 #include "solvers/unstructured/unstructured_implicit.hpp"
 #include "solvers/unstructured/unstructured_scheme.hpp"
+#include "solvers/unstructured/wall_forces.hpp"
 
 namespace tessera::cli {
 
@@ -60,6 +61,17 @@ UnstructuredScheme readUnstructuredScheme(io::Config& cfg);
 // time.integrator of an explicit run: "euler", "ssp_rk2" or "ssp_rk3"; ssp_rk2 at second order,
 // euler at first order unless set.
 RungeKutta readUnstructuredIntegrator(io::Config& cfg, const UnstructuredScheme& scheme);
+
+// forces.reference_area (1), forces.reference_length (1), forces.moment_center ([0, 0, 0]) and
+// forces.lift_direction (default: the part of +y across the freestream's velocity, or of +z where
+// the freestream runs along y): what the forces on the slip walls are reported against. The lift,
+// drag and moment coefficients need a farfield with a velocity; nullopt reference without one.
+struct ForceSettings {
+  Vector3 momentCentre{};
+  std::optional<ForceReference> reference; // for the coefficients
+};
+ForceSettings readForceSettings(io::Config& cfg, const UnstructuredBoundary& boundary,
+                                const Euler<3>& pde);
 
 // [implicit]: enabled (false: the explicit time-accurate run), and where enabled cfl (CFL_0,
 // 10), cfl_max (1e5 at first order, kSecondOrderCflMax at second), sweeps (15), precision ("mixed"
