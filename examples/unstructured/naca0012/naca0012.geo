@@ -14,7 +14,8 @@ radial = cells / 2;   // cells from the airfoil to the far field
 // The radial growth: 1.25 per cell at cells = 64, its square root at each doubling, so that the
 // ratio over the whole radius stays 1.25^32.
 growth = 1.25^(32 / radial);
-// Along the airfoil: cells shrink towards the edges by this ratio per cell at cells = 64.
+// Along the airfoil: cells grow from the edges towards the mid-chord by this ratio per cell at
+// cells = 64 (Progression r: each cell r times the one before it along the curve).
 clustering = 1.1^(16 / quarter);
 
 points = 200; // the points through which the airfoil's splines pass
@@ -52,7 +53,7 @@ fromTrailing = newc; Line(fromTrailing) = {upper[points], right};
 fromUpper = newc; Line(fromUpper) = {upper[half], top};
 fromLower = newc; Line(fromLower) = {lower[half], bottom};
 
-Transfinite Curve{upperFront, upperBack, lowerFront, lowerBack} = quarter + 1 Using Progression 1 / clustering;
+Transfinite Curve{upperFront, upperBack, lowerFront, lowerBack} = quarter + 1 Using Progression clustering;
 Transfinite Curve{farTopLeft, farTopRight, farBottomLeft, farBottomRight} = quarter + 1;
 Transfinite Curve{fromLeading, fromTrailing, fromUpper, fromLower} = radial + 1 Using Progression growth;
 
