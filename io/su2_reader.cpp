@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/unstructured/planar_layer.hpp"
+
 namespace tessera::io {
 namespace {
 
@@ -54,6 +56,8 @@ public:
     }
     if (!cellsLine_ || !nodesLine_)
       text_.fail(std::string("the file has no ") + (cellsLine_ ? "NPOIN=" : "NELEM=") + " section");
+    if (dimension_ == 2)
+      return layerOfPlanarMesh();
     if (mesh_.cellShapes.empty())
       text_.failAt(*cellsLine_, "NELEM= 0: the mesh has no cells");
     // Elements may come before the nodes, so their indices are checked once NPOIN is known.
@@ -65,6 +69,23 @@ public:
   }
 
 private:
+  // A 2D mesh (NDIME= 2): its triangles and quadrilaterals are the cells of a planar mesh, its
+  // lines the marked boundary edges; one layer of it (engine/unstructured/planar_layer.hpp), a
+  // unit thick, so that forces are per unit span.
+  MeshDescription layerOfPlanarMesh() {
+    if (planar_.cellNodes.rows() == 0)
+      text_.failAt(*cellsLine_, "NELEM= 0: the mesh has no cells");
+    checkIndices(planar_.cellNodes, cellLines_);
+    checkIndices(planar_.boundaryEdgeNodes, faceLines_);
+    for (const auto& node : mesh_.nodes)
+      planar_.nodes.push_back({node[0], node[1]});
+    planar_.tagNames = std::move(mesh_.tagNames);
+    MeshDescription layer = unstructured::planarLayer(planar_, 1.0);
+    if (const auto defect = unstructured::firstDegenerateCell(layer))
+      text_.failAt(cellLines_[std::size_t(defect->cell)], defect->reason);
+    return layer;
+  }
+
   std::pair<std::string_view, std::string_view> keyword() const {
     const auto line = text_.line();
     const auto equals = line.find('=');
@@ -104,14 +125,16 @@ private:
   }
 
   void readDimension(std::string_view value) {
+    if (dimension_ != 0)
+      text_.fail("a second NDIME= line");
     const int dim = count(value);
-    if (dim != 3)
-      text_.fail("NDIME= " + std::to_string(dim) + ": only 3D meshes are supported");
-    dimensionSeen_ = true;
+    if (dim != 2 && dim != 3)
+      text_.fail("NDIME= " + std::to_string(dim) + ": a mesh is 2D or 3D");
+    dimension_ = dim;
   }
 
   void requireDimension(const char* key) const {
-    if (!dimensionSeen_)
+    if (dimension_ == 0)
       text_.fail(std::string(key) + "= before NDIME=");
   }
 
@@ -143,6 +166,16 @@ private:
     for (int e = 0; e < n; ++e) {
       record("element", e, n);
       const long long vtkType = text_.integer(std::size_t{0});
+      cellLines_.push_back(text_.lineNumber());
+      if (dimension_ == 2) {
+        if (vtkType != 5 && vtkType != 9)
+          text_.fail("element type " + std::to_string(vtkType) +
+                     " is not a 2D cell (5 triangle, 9 quadrilateral)");
+        const int nodes = vtkType == 5 ? 3 : 4;
+        expectNodes(nodes, vtkType == 5 ? "triangle" : "quadrilateral");
+        appendNodes(planar_.cellNodes, 1, nodes);
+        continue;
+      }
       const auto cell = cellType(vtkType);
       if (!cell)
         text_.fail("element type " + std::to_string(vtkType) +
@@ -152,7 +185,6 @@ private:
       expectNodes(nodes, name);
       mesh_.cellShapes.push_back(shape);
       appendNodes(mesh_.cellNodes, 1, nodes);
-      cellLines_.push_back(text_.lineNumber());
     }
   }
 
@@ -165,13 +197,15 @@ private:
     for (int i = 0; i < n; ++i) {
       record("node", i, n);
       const auto size = text_.tokens().size();
-      if (size != 3 && size != 4)
-        text_.fail("a node needs x y z (then optionally its index), found " + std::to_string(size) +
-                   " values in '" + std::string(text_.line()) + "'");
-      mesh_.nodes.push_back(
-          {text_.real(std::size_t{0}), text_.real(std::size_t{1}), text_.real(std::size_t{2})});
-      if (size == 4)
-        text_.integer(std::size_t{3});
+      const std::size_t d = std::size_t(dimension_);
+      if (size != d && size != d + 1)
+        text_.fail(std::string("a node needs ") + (d == 2 ? "x y" : "x y z") +
+                   " (then optionally its index), found " + std::to_string(size) + " values in '" +
+                   std::string(text_.line()) + "'");
+      mesh_.nodes.push_back({text_.real(std::size_t{0}), text_.real(std::size_t{1}),
+                             d == 3 ? text_.real(std::size_t{2}) : 0.0});
+      if (size == d + 1)
+        text_.integer(d);
     }
   }
 
@@ -198,6 +232,16 @@ private:
       for (int f = 0; f < faces; ++f) {
         record("boundary element", f, faces);
         const long long vtkType = text_.integer(std::size_t{0});
+        faceLines_.push_back(text_.lineNumber());
+        if (dimension_ == 2) {
+          if (vtkType != 3)
+            text_.fail("boundary element type " + std::to_string(vtkType) +
+                       " is not an edge of a 2D mesh (3 line)");
+          expectNodes(2, "line");
+          appendNodes(planar_.boundaryEdgeNodes, 1, 2);
+          planar_.boundaryTags.push_back(tag);
+          continue;
+        }
         if (vtkType != 5 && vtkType != 9)
           text_.fail("boundary element type " + std::to_string(vtkType) +
                      " is not a face of a 3D mesh (5 triangle, 9 quadrangle)");
@@ -205,7 +249,6 @@ private:
         expectNodes(nodes, vtkType == 5 ? "triangle" : "quadrangle");
         appendNodes(mesh_.boundaryFaceNodes, 1, nodes);
         mesh_.boundaryTags.push_back(tag);
-        faceLines_.push_back(text_.lineNumber());
       }
     }
   }
@@ -222,7 +265,8 @@ private:
 
   detail::MeshText text_;
   MeshDescription mesh_;
-  bool dimensionSeen_ = false;
+  unstructured::PlanarMeshDescription planar_; // the cells and edges of a 2D mesh
+  int dimension_ = 0;                          // NDIME, 0 before its line
   std::optional<int> cellsLine_, nodesLine_, markersLine_;
   std::vector<int> cellLines_, faceLines_; // line of each cell and face, for later checks
 };

@@ -15,8 +15,11 @@
 #include <vtkIndent.h>
 #include <vtkIntArray.h>
 #include <vtkNew.h>
+#include <vtkPolyData.h>
+#include <vtkSmartPointer.h>
 #include <vtkUnstructuredGrid.h>
 #include <vtkXMLDataElement.h>
+#include <vtkXMLPolyDataWriter.h>
 #include <vtkXMLUnstructuredGridWriter.h>
 #include <vtkZLibDataCompressor.h>
 
@@ -28,12 +31,31 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void writePiece(vtkUnstructuredGrid* grid, const fs::path& file) {
+// The XML writer of a piece's dataset type, and the names of its files and elements.
+struct PieceKind {
+  const char* extension;        // ".vtu", ".vtp"
+  const char* summaryExtension; // ".pvtu", ".pvtp"
+  const char* summaryType;      // "PUnstructuredGrid", "PPolyData"
+};
+
+PieceKind pieceKind(vtkDataSet* data) {
+  if (vtkPolyData::SafeDownCast(data) != nullptr)
+    return {".vtp", ".pvtp", "PPolyData"};
+  return {".vtu", ".pvtu", "PUnstructuredGrid"};
+}
+
+vtkSmartPointer<vtkXMLWriter> pieceWriter(vtkDataSet* data) {
+  if (vtkPolyData::SafeDownCast(data) != nullptr)
+    return vtkSmartPointer<vtkXMLPolyDataWriter>::New();
+  return vtkSmartPointer<vtkXMLUnstructuredGridWriter>::New();
+}
+
+void writePiece(vtkDataSet* data, const fs::path& file) {
   writeAtomically(file, [&](const fs::path& temporary) {
-    vtkNew<vtkXMLUnstructuredGridWriter> writer;
+    const vtkSmartPointer<vtkXMLWriter> writer = pieceWriter(data);
     vtkNew<vtkZLibDataCompressor> compressor;
     writer->SetFileName(temporary.c_str());
-    writer->SetInputData(grid);
+    writer->SetInputData(data);
     // Binary data inline in each DataArray (base64 of zlib blocks), not appended after the XML:
     // the VTK 9.2 inside Debian 12's ParaView 5.11, with Debian's current expat (reparse
     // deferral, Debian bug 1114938), cannot read appended data, raw or encoded; inline data is
@@ -75,22 +97,23 @@ void writeXml(vtkXMLDataElement* root, const fs::path& file) {
   });
 }
 
-std::string pieceName(const std::string& stepName, int rank) {
-  return stepName + "/rank_" + std::to_string(rank) + ".vtu";
+std::string pieceName(const std::string& stepName, int rank, const PieceKind& kind) {
+  return stepName + "/rank_" + std::to_string(rank) + kind.extension;
 }
 
 // The .pvtu as vtkXMLPUnstructuredGridWriter lays it out. That writer cannot produce it here:
 // without an MPI controller it lists only the pieces it wrote itself, and it writes its files in
 // place rather than atomically. The array list is taken from rank 0's grid; every rank writes the
 // same arrays.
-vtkNew<vtkXMLDataElement> summaryElement(vtkUnstructuredGrid* grid, const std::string& stepName,
+vtkNew<vtkXMLDataElement> summaryElement(vtkDataSet* data, const std::string& stepName,
                                          int numRanks) {
   static_assert(sizeof(int) == 4, "vtkIntArray is written as Int32");
-  auto root = vtkFileElement("PUnstructuredGrid", "1.0");
+  const PieceKind kind = pieceKind(data);
+  auto root = vtkFileElement(kind.summaryType, "1.0");
   root->SetAttribute("header_type", "UInt64"); // as in the pieces
-  auto unstructured = element("PUnstructuredGrid", {{"GhostLevel", "0"}});
+  auto unstructured = element(kind.summaryType, {{"GhostLevel", "0"}});
   auto cellData = element("PCellData", {});
-  vtkCellData* arrays = grid->GetCellData();
+  vtkCellData* arrays = data->GetCellData();
   for (int a = 0; a < arrays->GetNumberOfArrays(); ++a) {
     vtkDataArray* array = arrays->GetArray(a);
     const char* type = array->GetDataType() == VTK_DOUBLE ? "Float64" : "Int32";
@@ -105,7 +128,7 @@ vtkNew<vtkXMLDataElement> summaryElement(vtkUnstructuredGrid* grid, const std::s
   unstructured->AddNestedElement(cellData);
   unstructured->AddNestedElement(points);
   for (int r = 0; r < numRanks; ++r)
-    unstructured->AddNestedElement(element("Piece", {{"Source", pieceName(stepName, r)}}));
+    unstructured->AddNestedElement(element("Piece", {{"Source", pieceName(stepName, r, kind)}}));
   root->AddNestedElement(unstructured);
   return root;
 }
@@ -188,8 +211,9 @@ void checkSeriesNames(std::string_view writer, const std::string& baseName, int 
 }
 
 fs::path writeSeriesStep(const fs::path& directory, const std::string& baseName, int rank,
-                         int numRanks, int step, double time, vtkUnstructuredGrid* grid,
+                         int numRanks, int step, double time, vtkDataSet* grid,
                          std::vector<std::pair<double, std::string>>& written, SeriesClock clock) {
+  const PieceKind kind = pieceKind(grid);
   if (clock == SeriesClock::Time) {
     vtkNew<vtkDoubleArray> value;
     value->SetName("TIME");
@@ -205,9 +229,9 @@ fs::path writeSeriesStep(const fs::path& directory, const std::string& baseName,
   std::snprintf(number, sizeof number, "%06d", step);
   const std::string stepName = baseName + "_" + number;
   fs::create_directories(directory / stepName);
-  writePiece(grid, directory / pieceName(stepName, rank));
+  writePiece(grid, directory / pieceName(stepName, rank, kind));
 
-  const std::string summaryName = stepName + ".pvtu";
+  const std::string summaryName = stepName + kind.summaryExtension;
   if (rank == 0) {
     writeXml(summaryElement(grid, stepName, numRanks), directory / summaryName);
     recordStep(written, time, summaryName);

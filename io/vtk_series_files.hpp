@@ -12,7 +12,7 @@
 #include "io/cell_fields.hpp"
 
 class vtkCellData;
-class vtkUnstructuredGrid;
+class vtkDataSet;
 
 namespace tessera::io::detail {
 
@@ -39,8 +39,9 @@ void writeFileSeries(const std::filesystem::path& file,
                      const std::vector<std::pair<double, std::string>>& steps);
 
 // Writes one output step of a series in `directory`:
-//   <base>_<step>/rank_<rank>.vtu    this rank's grid (binary inline, zlib)
+//   <base>_<step>/rank_<rank>.vtu    this rank's grid (binary inline, zlib); .vtp for polydata
 //   <base>_<step>.pvtu               on rank 0: names every rank's piece, with grid's cell arrays
+//                                    (.pvtp for polydata)
 //   <base>.pvd                       on rank 0: every step in `written`, which gains this one
 // (<step> in six digits, so that listings sort in time order). A step written again replaces
 // its entry in `written`. Returns the .pvtu's path on every rank. Throws std::runtime_error (or
@@ -50,7 +51,7 @@ void writeFileSeries(const std::filesystem::path& file,
 // the .pvd).
 std::filesystem::path writeSeriesStep(const std::filesystem::path& directory,
                                       const std::string& baseName, int rank, int numRanks, int step,
-                                      double time, vtkUnstructuredGrid* grid,
+                                      double time, vtkDataSet* grid,
                                       std::vector<std::pair<double, std::string>>& written,
                                       SeriesClock clock = SeriesClock::Time);
 

@@ -133,6 +133,10 @@ public:
     return forces;
   }
 
+  // This rank's part of the walls' surface: the wall faces of its owned cells and their inner
+  // states (UnstructuredEuler::wallSurface).
+  UnstructuredEuler::WallSurface wallSurface() { return solver_.wallSurface(local_.numOwned); }
+
   // Collective: each halo cell gets its owner's current state.
   void exchangeHalos() { halo_.exchange(solver_.stateData()); }
 

@@ -164,6 +164,21 @@ struct MusclFluxParts {
   Euler<3>::State farfield = Euler<3>::State::filled(0.0);
 };
 
+// The reconstructed inner state (conserved) of each listed face: what a surface output shows.
+struct InnerFaceStates {
+  MusclFluxParts parts;
+  const int* faces = nullptr;
+  double* out = nullptr; // [5 per listed face]
+  TESSERA_HOST_DEVICE void operator()(int i) const {
+    const int f = faces[i];
+    const FaceGeometry g = faceGeometry(parts.faces, f);
+    const FaceStates s = faceStates(parts.pde, parts.faces, parts.faceOffset, parts.w, parts.grad,
+                                    parts.farfield, g.normal, f);
+    for (int v = 0; v < 5; ++v)
+      out[5 * i + v] = s.inner[v];
+  }
+};
+
 struct FirstOrderFaces {
   Euler<3> pde;
   UnstructuredFaces faces;

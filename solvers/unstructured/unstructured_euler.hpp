@@ -354,6 +354,39 @@ public:
     return forces;
   }
 
+  // The slip-wall faces (mesh indices, in the order wallForces lists them) whose owner is among
+  // the first ownedCells cells (all: -1), and the reconstructed inner state of each ([face][5]
+  // conserved) of the current state: what the fluid shows at the wall.
+  struct WallSurface {
+    std::vector<int> faces;
+    std::vector<double> states;
+  };
+  WallSurface wallSurface(int ownedCells = -1) {
+    computeResidual(strategies());
+    const std::size_t listed = wallTag_.size();
+    DeviceArray<double> out(5 * listed, space_);
+    if (listed > 0) {
+      const InnerFaceStates body{musclFluxParts(), wallFaces_.data(), out.data()};
+      if (space_ == MemorySpace::Host)
+        unstructured::HostExecution::forEach(int(listed), body);
+      else if constexpr (kDeviceBuilt)
+        innerFaceStatesDevice(int(listed), body);
+    }
+    std::vector<double> states(out.size());
+    out.copyToHost(states);
+    std::vector<int> faces(listed);
+    wallFaces_.copyToHost(faces);
+    WallSurface surface;
+    for (std::size_t i = 0; i < listed; ++i) {
+      if (ownedCells >= 0 && wallOwner_[i] >= ownedCells)
+        continue;
+      surface.faces.push_back(faces[i]);
+      surface.states.insert(surface.states.end(), states.begin() + std::ptrdiff_t(5 * i),
+                            states.begin() + std::ptrdiff_t(5 * i + 5));
+    }
+    return surface;
+  }
+
   const UnstructuredBoundary& boundary() const {
     return boundary_;
   }

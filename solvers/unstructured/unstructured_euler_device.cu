@@ -64,6 +64,10 @@ void wallFaceForcesDevice(const UnstructuredScheme& scheme, const MusclFluxParts
   });
 }
 
+void innerFaceStatesDevice(int listed, const InnerFaceStates& body) {
+  unstructured::DeviceExecution::forEach(listed, body);
+}
+
 void flagFirstOrderFacesDevice(const unstructured::MeshLoopPlan& plan, const Euler<3>& pde,
                                const UnstructuredFaces& faces, const ResidualArrays& arrays,
                                double* flag) {

@@ -28,6 +28,9 @@ void wallFaceForcesDevice(const UnstructuredScheme& scheme, const MusclFluxParts
                           const int* faces, const double* centroids,
                           const Vec<double, 3>& reference, double* out);
 
+// InnerFaceStates for `listed` faces on the device.
+void innerFaceStatesDevice(int listed, const InnerFaceStates& body);
+
 // flagFirstOrderFaces on the device.
 void flagFirstOrderFacesDevice(const unstructured::MeshLoopPlan& plan, const Euler<3>& pde,
                                const UnstructuredFaces& faces, const ResidualArrays& arrays,

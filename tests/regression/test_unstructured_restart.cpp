@@ -1,7 +1,7 @@
 // Checkpoint and restart of unstructured runs in the tessera program, end to end. Explicit (Sod's
 // tube on tetrahedra): a run continued from a checkpoint ends bitwise where the uninterrupted run
 // ends, output files and .pvd series included, with race-free face scatters; on another rank
-// count (the state is kept in the mesh's cell order, whatever the partition) to 1e-13; SIGTERM
+// count (the state is kept in the mesh's cell order, whatever the partition) to 1e-12; SIGTERM
 // stops it with a checkpoint to continue from. Implicit (the bump channel): the iteration count,
 // the CFL ramp's reference residual and the tuned strategies continue, bitwise on the same ranks
 // and to 1e-13 on others. Another case's checkpoint is refused, naming what differs.
@@ -73,6 +73,9 @@ TEST_F(UnstructuredExplicitRestart, ContinuesBitwiseFromACheckpoint) {
   expectSameOutput("whole", "part", 10); // 5 outputs of a piece and a .pvtu, and the .pvd
 }
 
+// Another rank count adds each cell's face fluxes in another order; the second-order default's
+// limiter (a min over faces) lets those last bits grow a little further than first order did
+// (measured 1.4e-13 relative to the largest value; first order stayed within 1e-13): bound 1e-12.
 TEST_F(UnstructuredExplicitRestart, ContinuesOnAnotherRankCount) {
   const std::string every = "--set checkpoint.every_steps=20 --set checkpoint.keep=100";
   ASSERT_EQ(run("one", every).exitCode, 0);
@@ -80,14 +83,14 @@ TEST_F(UnstructuredExplicitRestart, ContinuesOnAnotherRankCount) {
   const fs::path end = lastCheckpoint("one");
   const std::vector<double> expected = stateValues(end);
   ASSERT_EQ(expected.size(), 1440u * 5u);
-  EXPECT_LE(relativeDifference(expected, stateValues(lastCheckpoint("two"))), 1e-13);
+  EXPECT_LE(relativeDifference(expected, stateValues(lastCheckpoint("two"))), 1e-12);
   for (const auto& [from, to, launcher] : std::array<std::array<std::string, 3>, 2>{
            {{"one", "oneThenTwo", twoRanks()}, {"two", "twoThenOne", ""}}}) {
     const Result r = run(to, "--restart " + copyCheckpoint(from, 20, to), launcher);
     ASSERT_EQ(r.exitCode, 0) << r.output;
     const std::vector<double> actual = stateValues(dir_ / to / "checkpoints" / end.filename());
     ASSERT_EQ(actual.size(), expected.size()) << to;
-    EXPECT_LE(relativeDifference(expected, actual), 1e-13) << to;
+    EXPECT_LE(relativeDifference(expected, actual), 1e-12) << to;
   }
 }
 

@@ -375,8 +375,59 @@ TEST(MeshReaderGmsh, A2DMeshBecomesOneLayerOfPrismsAndHexahedra) {
   EXPECT_EQ(facesOfTag, (std::map<int, int>{{1, 4}, {2, 1}, {3, 1}, {4, 6}}));
 }
 
-TEST(MeshReaderSu2, RejectsA2DMesh) {
-  expectError(readSu2, "plane.su2", replaced(su2, "NDIME= 3", "NDIME= 2"), 2, "only 3D");
+// The 2D mesh of gmsh2D as SU2 writes it (0-based nodes, markers in the same order): the same
+// layer, cell for cell and tag for tag.
+const std::string su22D = R"(NDIME= 2
+NELEM= 3
+9 0 1 4 3 0
+5 1 2 5 1
+5 1 4 5 2
+NPOIN= 6
+0 0 0
+1 0 1
+2 0 2
+0 1 3
+1 1 4
+2 1 5
+NMARK= 3
+MARKER_TAG= wall
+MARKER_ELEMS= 4
+3 0 1
+3 1 2
+3 5 4
+3 4 3
+MARKER_TAG= outlet
+MARKER_ELEMS= 1
+3 2 5
+MARKER_TAG= inlet
+MARKER_ELEMS= 1
+3 3 0
+)";
+
+TEST(MeshReaderSu2, A2DMeshBecomesTheSameLayerAsGmshs) {
+  const MeshDescription fromSu2 = readSu2(writeMesh("planar.su2", su22D));
+  const MeshDescription fromGmsh = readGmsh(writeMesh("planar.msh", gmsh2D));
+  EXPECT_EQ(fromSu2.cellShapes, fromGmsh.cellShapes);
+  EXPECT_EQ(fromSu2.cellNodes.indices, fromGmsh.cellNodes.indices);
+  EXPECT_EQ(fromSu2.nodes, fromGmsh.nodes);
+  EXPECT_EQ(fromSu2.tagNames, fromGmsh.tagNames);
+  const unstructured::Mesh a = unstructured::buildMesh(fromSu2),
+                           b = unstructured::buildMesh(fromGmsh);
+  EXPECT_EQ(a.faceTag, b.faceTag);
+}
+
+TEST(MeshReaderSu2, RejectsADimensionOtherThanTwoOrThree) {
+  expectError(readSu2, "dim.su2", replaced(su2, "NDIME= 3", "NDIME= 4"), 2, "2D or 3D");
+}
+
+TEST(MeshReaderSu2, RejectsA3DCellInA2DMesh) {
+  const auto text = replaced(su22D, "5 1 2 5 1", "10 1 2 5 4 1");
+  expectError(readSu2, "cell.su2", text, lineOf(text, "10 1 2 5 4 1"), "not a 2D cell");
+}
+
+TEST(MeshReaderSu2, RejectsAFaceMarkerInA2DMesh) {
+  const auto text = replaced(su22D, "3 2 5", "5 2 5 4");
+  expectError(readSu2, "marker.su2", text, lineOf(text, "5 2 5 4"), "not an edge of a 2D mesh");
 }
 
 TEST(MeshReaderSu2, RejectsAnUnknownElementType) {
