@@ -308,6 +308,30 @@ TEST_F(TesseraCli, AmrOutputOnTwoRanksListsTheBlocksOfOne) {
 
 // A 2D Gmsh mesh runs as one layer of prisms and hexahedra; its planes are symmetry planes
 // unless the case names them: a strip [0, 1] x [0, 0.25] of 4 quadrangles and 8 triangles.
+// A closed Sod tube: the walls at the ends feel the undisturbed states' pressures at t = 0.1 (the
+// rarefaction's head is at x = 0.38, the shock at 0.68), p A along the outward normal with
+// A = 0.05^2: -0.0025 on xlo and 0.00025 on xhi, in the summary and in log.jsonl at every output
+// step; with VTK the walls' surface series lists the same steps.
+TEST_F(TesseraCli, WallsReportTheirForcesAndASurface) {
+  const Result r = run("run " + writeCase(unstructuredCase()).string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("force (-0.0025, "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("force (0.00025, "), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("coefficients"), std::string::npos) << "no freestream: " << r.output;
+  const std::string log = fileText(dir_ / "output" / "case" / "log.jsonl");
+  std::size_t events = 0;
+  for (std::size_t at = log.find("\"event\":\"forces\""); at != std::string::npos;
+       at = log.find("\"event\":\"forces\"", at + 1))
+    ++events;
+  EXPECT_EQ(events, 3u) << log; // t = 0, 0.05, 0.1
+  EXPECT_NE(log.find("\"xlo\":{\"force\":[-0.0025"), std::string::npos) << log;
+  if (!TESSERA_HAS_VTK)
+    GTEST_SKIP() << "a build without VTK writes no surface";
+  const std::string series = fileText(dir_ / "output" / "case" / "case_surface.pvd");
+  EXPECT_NE(series.find("case_surface_000000.pvtp"), std::string::npos) << series;
+  EXPECT_TRUE(fs::exists(dir_ / "output" / "case" / "case_surface_000000" / "rank_0.vtp"));
+}
+
 TEST_F(TesseraCli, A2DMeshRunsAsOneLayer) {
   std::ofstream mesh(dir_ / "strip.msh");
   mesh << "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n2\n1 1 \"walls\"\n"
