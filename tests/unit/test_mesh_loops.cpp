@@ -222,7 +222,9 @@ std::vector<bool> boundaryNodes(const Mesh& mesh) {
 // cells on one side only, in a corner a single cell), least squares in cells without a boundary
 // face. Checked against the field's own slopes.
 TEST(MeshLoopAnalytic, GradientsOfALinearFieldAreExactOnEveryShape) {
-  for (const auto& [name, mesh] : shapeMeshes()) {
+  for (const auto& shaped : shapeMeshes()) {
+    const std::string& name = shaped.first; // not a structured binding: lambdas capture these
+    const Mesh& mesh = shaped.second;
     const MeshLoopPlan plan(mesh, MemorySpace::Host);
     const std::vector<double> q = sample(mesh.cellCentroid, linearField);
     std::vector<double> qNode(std::size_t(kCellVars) * std::size_t(mesh.numNodes()), kPoison);
@@ -263,7 +265,9 @@ TEST(MeshLoopAnalytic, GradientsOfALinearFieldAreExactOnEveryShape) {
 // The interpolation's linear fit is exact at every node whose cells' centroids span space: the
 // inner nodes, whatever the cells' shapes.
 TEST(MeshLoopAnalytic, InterpolationOfALinearFieldIsExactAtInnerNodesOfEveryShape) {
-  for (const auto& [name, mesh] : shapeMeshes()) {
+  for (const auto& shaped : shapeMeshes()) {
+    const std::string& name = shaped.first; // not a structured binding: lambdas capture these
+    const Mesh& mesh = shaped.second;
     const MeshLoopPlan plan(mesh, MemorySpace::Host);
     const std::vector<double> q = sample(mesh.cellCentroid, linearField);
     const std::vector<double> exact = sample(mesh.nodes, linearField);
