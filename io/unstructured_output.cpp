@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <stdexcept>
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
@@ -24,13 +25,14 @@ using unstructured::CellShape;
 using unstructured::Mesh;
 
 std::vector<CellField> eulerCellFields(const Euler<3>& pde, std::span<const double> conserved,
-                                       const OutputFields& output) {
+                                       const OutputFields& output,
+                                       std::span<const double> primitiveGradients) {
   const std::size_t cells = conserved.size() / 5;
   std::vector<CellField> fields;
   for (const OutputField& field : output.fields) {
-    if (field.needsNeighbours())
+    if (field.needsNeighbours() && primitiveGradients.size() < 15 * cells)
       throw std::invalid_argument("eulerCellFields: output field '" + field.name +
-                                  "' needs neighbour cells, which unstructured output has not");
+                                  "' needs the primitive variables' gradients");
     fields.push_back(
         {field.name, field.components, std::vector<double>(std::size_t(field.components) * cells)});
   }
@@ -39,9 +41,26 @@ std::vector<CellField> eulerCellFields(const Euler<3>& pde, std::span<const doub
     for (int v = 0; v < 5; ++v)
       q[v] = conserved[5 * c + std::size_t(v)];
     const Euler<3>::State w = pde.toPrimitive(q);
-    for (std::size_t f = 0; f < fields.size(); ++f)
-      pointwiseValues(pde, output.fields[f], q, w, output.gasConstant,
-                      fields[f].values.data() + std::size_t(fields[f].components) * c);
+    for (std::size_t f = 0; f < fields.size(); ++f) {
+      double* out = fields[f].values.data() + std::size_t(fields[f].components) * c;
+      const OutputField& field = output.fields[f];
+      if (!field.needsNeighbours()) {
+        pointwiseValues(pde, field, q, w, output.gasConstant, out);
+        continue;
+      }
+      // grad[k][a]: d(primitive k)/d(x_a); k = 0 density, 1..3 velocity.
+      const auto grad = [&](std::size_t k, std::size_t a) {
+        return primitiveGradients[15 * c + 3 * k + a];
+      };
+      if (field.quantity == Quantity::Vorticity) {
+        out[0] = grad(3, 1) - grad(2, 2);
+        out[1] = grad(1, 2) - grad(3, 0);
+        out[2] = grad(2, 0) - grad(1, 1);
+      } else {
+        out[0] =
+            std::sqrt(grad(0, 0) * grad(0, 0) + grad(0, 1) * grad(0, 1) + grad(0, 2) * grad(0, 2));
+      }
+    }
   }
   return fields;
 }

@@ -24,10 +24,12 @@
 
 namespace tessera::io {
 
-// The output fields (io/output_fields.hpp: none that needs neighbour cells) of conserved Euler
-// states ([cell][5]).
+// The output fields (io/output_fields.hpp) of conserved Euler states ([cell][5]). Those that need
+// neighbour cells (vorticity, a vector, and schlieren, |grad rho|) take the gradients of the
+// primitive variables ([cell][5][3], the cells' first), which must then be given.
 std::vector<CellField> eulerCellFields(const Euler<3>& pde, std::span<const double> conserved,
-                                       const OutputFields& output);
+                                       const OutputFields& output,
+                                       std::span<const double> primitiveGradients = {});
 
 // The cells a rank's piece holds: the mesh's first `count` cells (-1: all of them; a distributed
 // run's owned cells come first), their cell_id from `ids` where given (the tessera program gives

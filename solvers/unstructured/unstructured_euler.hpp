@@ -36,6 +36,7 @@
 #include "numerics/time/runge_kutta.hpp"
 #include "solvers/unphysical_state.hpp"
 #include "solvers/unstructured/mesh_loop_plan.hpp"
+#include "solvers/unstructured/mesh_loops.hpp"
 #include "solvers/unstructured/unstructured_boundary.hpp"
 #include "solvers/unstructured/unstructured_euler_device.hpp"
 #include "solvers/unstructured/unstructured_face_flux.hpp"
@@ -385,6 +386,26 @@ public:
                             states.begin() + std::ptrdiff_t(5 * i + 5));
     }
     return surface;
+  }
+
+  // The unlimited least-squares gradients of the current state's primitive variables
+  // ([cell][5][3]: rho, u, v, w, p), in host memory: what vorticity and schlieren output show.
+  std::vector<double> primitiveGradients() {
+    DeviceArray<double> grad(3 * q_.size(), space_);
+    const PrimitiveCells primitives{pde_, q_.data(), w_.data()};
+    const atomics::Strategy s = gradientStrategy_;
+    if (space_ == MemorySpace::Host) {
+      unstructured::HostExecution::forEach(numCells(), primitives);
+      unstructured::leastSquaresGradientHost(plan_, unstructured::LoopMode::Face, s, w_.data(),
+                                             grad.data());
+    } else if constexpr (kDeviceBuilt) {
+      primitiveCellsDevice(numCells(), primitives);
+      unstructured::leastSquaresGradientDevice(plan_, unstructured::LoopMode::Face, s, w_.data(),
+                                               grad.data());
+    }
+    std::vector<double> values(grad.size());
+    grad.copyToHost(values);
+    return values;
   }
 
   const UnstructuredBoundary& boundary() const {

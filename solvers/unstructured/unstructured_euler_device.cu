@@ -64,6 +64,10 @@ void wallFaceForcesDevice(const UnstructuredScheme& scheme, const MusclFluxParts
   });
 }
 
+void primitiveCellsDevice(int cells, const PrimitiveCells& body) {
+  unstructured::DeviceExecution::forEach(cells, body);
+}
+
 void innerFaceStatesDevice(int listed, const InnerFaceStates& body) {
   unstructured::DeviceExecution::forEach(listed, body);
 }

@@ -8,6 +8,7 @@
 #include "engine/atomics/face_scatter_plan.hpp"
 #include "engine/atomics/strategy.hpp"
 #include "solvers/unstructured/mesh_loop_plan.hpp"
+#include "solvers/unstructured/mesh_loops_device.hpp"
 #include "solvers/unstructured/unstructured_face_flux.hpp"
 #include "solvers/unstructured/unstructured_residual.hpp"
 #include "solvers/unstructured/wall_forces.hpp"
@@ -27,6 +28,9 @@ void unstructuredResidualDevice(const unstructured::MeshLoopPlan& plan, const Eu
 void wallFaceForcesDevice(const UnstructuredScheme& scheme, const MusclFluxParts& flux, int listed,
                           const int* faces, const double* centroids,
                           const Vec<double, 3>& reference, double* out);
+
+// PrimitiveCells for every cell on the device.
+void primitiveCellsDevice(int cells, const PrimitiveCells& body);
 
 // InnerFaceStates for `listed` faces on the device.
 void innerFaceStatesDevice(int listed, const InnerFaceStates& body);

@@ -46,26 +46,35 @@ UnstructuredEuler& localSolver(DistributedUnstructuredEuler& solver) {
 // What a rank writes: all cells on one rank, the owned cells with their global ids on several;
 // collective, rank 0 last (writeRankZeroLast).
 #if TESSERA_HAS_VTK
+// The primitive variables' gradients where an output field needs them (vorticity, schlieren).
+std::vector<double> gradientsFor(const io::OutputFields& fields, UnstructuredEuler& solver) {
+  return fields.needNeighbours() ? solver.primitiveGradients() : std::vector<double>{};
+}
+
 std::filesystem::path writeCells(io::UnstructuredSeriesWriter& writer, long long step, double time,
-                                 const UnstructuredEuler& solver, const io::OutputFields& fields,
+                                 UnstructuredEuler& solver, const io::OutputFields& fields,
                                  const std::vector<int>& fileCell) {
+  const std::vector<double> gradients = gradientsFor(fields, solver);
   return writeRankZeroLast([&] {
     return writer.write(int(step), time, solver.mesh(),
-                        io::eulerCellFields(solver.pde(), solver.hostState(), fields),
+                        io::eulerCellFields(solver.pde(), solver.hostState(), fields, gradients),
                         {-1, fileCell});
   });
 }
 std::filesystem::path writeCells(io::UnstructuredSeriesWriter& writer, long long step, double time,
-                                 const DistributedUnstructuredEuler& solver,
+                                 DistributedUnstructuredEuler& solver,
                                  const io::OutputFields& fields, const std::vector<int>& fileCell) {
   const unstructured::LocalMesh& local = solver.localMesh();
   std::vector<int> ids(std::size_t(local.numOwned));
   for (std::size_t c = 0; c < ids.size(); ++c)
     ids[c] = fileCell[std::size_t(local.globalCell[c])];
+  // The owned cells' gradients come first; their neighbours' states are current (the halo).
+  const std::vector<double> gradients = gradientsFor(fields, solver.solver());
   return writeRankZeroLast([&] {
-    return writer.write(int(step), time, local.mesh,
-                        io::eulerCellFields(solver.solver().pde(), solver.ownedState(), fields),
-                        {local.numOwned, ids});
+    return writer.write(
+        int(step), time, local.mesh,
+        io::eulerCellFields(solver.solver().pde(), solver.ownedState(), fields, gradients),
+        {local.numOwned, ids});
   });
 }
 #endif
@@ -527,7 +536,7 @@ int runUnstructuredCase(Config& cfg, const RunRequest& request) {
   for (EulerScatter scatter : kEulerScatters)
     strategies[std::size_t(scatter)] = readAtomicStrategy(cfg, scatter);
   RunSettings run = readRunSettings(cfg, request, !implicit);
-  run.outputFields = readOutputFields<Euler<3>>(cfg, false);
+  run.outputFields = readOutputFields<Euler<3>>(cfg, true);
   if (run.outputFormat == io::PatchOutputFormat::Amr)
     cfg.fail(ConfigErrorKind::Inconsistent, "output.format",
              "is for patch meshes, whose patches make the AMR dataset's blocks; an unstructured "
