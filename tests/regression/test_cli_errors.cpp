@@ -606,6 +606,29 @@ double finalRelativeResidual(const std::string& output) {
   return at == std::string::npos ? -1.0 : std::stod(output.substr(at + marker.size()));
 }
 
+// The unstructured scheme's and the forces' keys: names outside their choices, numbers outside
+// their ranges, a limiter's keys in a first-order case (which reads none), a lift direction along
+// the freestream: each an error naming the key and the value.
+TEST_F(TesseraCli, UnstructuredSchemeAndForceKeysAreChecked) {
+  expectError(unstructuredCase(), "--set unstructured.limiter=minmod", 7,
+              {"unstructured.limiter", "\"minmod\"", "\"venkatakrishnan\""});
+  expectError(unstructuredCase(), "--set unstructured.riemann_solver=ausm", 7,
+              {"unstructured.riemann_solver", "\"ausm\"", "\"roe\""});
+  expectError(unstructuredCase(), "--set unstructured.gradient=node", 7,
+              {"unstructured.gradient", "\"node\"", "\"least_squares\""});
+  expectError(unstructuredCase(), "--set unstructured.venkatakrishnan_k=0", 7,
+              {"unstructured.venkatakrishnan_k", "0"});
+  expectError(unstructuredCase(), "--set time.integrator=rk4", 7,
+              {"time.integrator", "\"rk4\"", "\"ssp_rk3\""});
+  expectError(unstructuredCase(),
+              "--set unstructured.reconstruction=first_order --set unstructured.limiter=none", 5,
+              {"unstructured.limiter"});
+  expectError(unstructuredCase(), "--set forces.reference_area=-1", 7,
+              {"forces.reference_area", "-1"});
+  expectError(unstructuredCase(), "--set 'forces.lift_direction=[0, 1, 0]'", 8,
+              {"forces.lift_direction", "farfield"});
+}
+
 // The NACA 0012 examples run as they are on the smallest mesh of their family (32 x 16
 // quadrilaterals, tests/data/naca0012_32.msh, made by the example's naca0012.geo with cells = 32):
 // their keys are all valid, the implicit iteration converges, and the coefficients come out
