@@ -20,9 +20,10 @@ std::vector<int> partitionCells(const Mesh& mesh, int parts);
 
 // One rank's share of a partitioned mesh. The mesh holds the rank's owned cells (ascending global
 // index) and then its halo cells: the other ranks' cells that share a face (or, as asked, a node)
-// with an owned cell (ascending global index). Every face of an owned cell is there with its global tag; a halo cell
-// also has faces to cells this rank does not hold, tagged partitionTag ("partition" in tagNames):
-// they only close the halo cell, whose values are overwritten by each exchange.
+// with an owned cell (ascending global index). Every face of an owned cell is there with its global
+// tag; a halo cell also has faces to cells this rank does not hold, tagged partitionTag
+// ("partition" in tagNames): they only close the halo cell, whose values are overwritten by each
+// exchange.
 struct LocalMesh {
   Mesh mesh;
   int numOwned = 0;

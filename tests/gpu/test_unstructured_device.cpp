@@ -15,6 +15,7 @@
 #include "engine/memory.hpp"
 #include "solvers/unstructured/unstructured_euler.hpp"
 #include "tests/support/mixed_box_mesh.hpp"
+#include "tests/support/unstructured_schemes.hpp"
 
 namespace tessera {
 namespace {
@@ -95,45 +96,37 @@ TEST(UnstructuredDevice, EverySecondOrderSchemeMatchesTheHost) {
   if (!deviceAvailable())
     GTEST_SKIP() << "no device";
   const Euler<3> pde;
-  for (auto gradient : {UnstructuredGradient::GreenGauss, UnstructuredGradient::LeastSquares})
-    for (auto limiter : {UnstructuredLimiter::Venkatakrishnan, UnstructuredLimiter::BarthJespersen,
-                         UnstructuredLimiter::None})
-      for (auto flux : {UnstructuredFlux::Roe, UnstructuredFlux::Hllc, UnstructuredFlux::Hlle,
-                        UnstructuredFlux::Rusanov}) {
-        UnstructuredScheme scheme;
-        scheme.gradient = gradient;
-        scheme.limiter = limiter;
-        scheme.flux = flux;
-        SCOPED_TRACE(describe(scheme));
-        UnstructuredEuler host(pde, shuffledMixedBox(), everyKind(pde), 0.9, MemorySpace::Host,
+  for (const UnstructuredScheme& scheme : test::everySecondOrderScheme()) {
+    SCOPED_TRACE(describe(scheme));
+    UnstructuredEuler host(pde, shuffledMixedBox(), everyKind(pde), 0.9, MemorySpace::Host, scheme,
+                           kSspRk2);
+    host.initialise(initial);
+    const std::vector<double> hostResidual = host.residual();
+    std::vector<double> hostDt;
+    for (int n = 0; n < kSteps; ++n) {
+      hostDt.push_back(host.stableDt());
+      host.advance(hostDt.back());
+    }
+    for (atomics::Strategy s : {atomics::Strategy::GlobalAtomic, atomics::Strategy::Coloring}) {
+      SCOPED_TRACE(atomics::strategyName(s));
+      UnstructuredEuler device(pde, shuffledMixedBox(), everyKind(pde), 0.9, MemorySpace::Device,
                                scheme, kSspRk2);
-        host.initialise(initial);
-        const std::vector<double> hostResidual = host.residual();
-        std::vector<double> hostDt;
-        for (int n = 0; n < kSteps; ++n) {
-          hostDt.push_back(host.stableDt());
-          host.advance(hostDt.back());
-        }
-        for (atomics::Strategy s : {atomics::Strategy::GlobalAtomic, atomics::Strategy::Coloring}) {
-          SCOPED_TRACE(atomics::strategyName(s));
-          UnstructuredEuler device(pde, shuffledMixedBox(), everyKind(pde), 0.9,
-                                   MemorySpace::Device, scheme, kSspRk2);
-          device.setStrategy(s);
-          device.initialise(initial);
-          EXPECT_LE(relativeDifference(device.residual(), hostResidual), 1e-12);
-          for (int n = 0; n < kSteps; ++n) {
-            const double dt = device.stableDt();
-            EXPECT_NEAR(dt, hostDt[std::size_t(n)], 1e-12 * hostDt[std::size_t(n)]) << n;
-            device.advance(dt);
-          }
-          const double state = relativeDifference(device.hostState(), host.hostState());
-          EXPECT_LE(state, 1e-12);
-          EXPECT_EQ(device.firstOrderFaces(), host.firstOrderFaces());
-          std::printf("%s, %s: state after %d steps %.2g (relative to the host)\n",
-                      describe(scheme).c_str(), std::string(atomics::strategyName(s)).c_str(),
-                      kSteps, state);
-        }
+      device.setStrategy(s);
+      device.initialise(initial);
+      EXPECT_LE(relativeDifference(device.residual(), hostResidual), 1e-12);
+      for (int n = 0; n < kSteps; ++n) {
+        const double dt = device.stableDt();
+        EXPECT_NEAR(dt, hostDt[std::size_t(n)], 1e-12 * hostDt[std::size_t(n)]) << n;
+        device.advance(dt);
       }
+      const double state = relativeDifference(device.hostState(), host.hostState());
+      EXPECT_LE(state, 1e-12);
+      EXPECT_EQ(device.firstOrderFaces(), host.firstOrderFaces());
+      std::printf("%s, %s: state after %d steps %.2g (relative to the host)\n",
+                  describe(scheme).c_str(), std::string(atomics::strategyName(s)).c_str(), kSteps,
+                  state);
+    }
+  }
 }
 
 } // namespace

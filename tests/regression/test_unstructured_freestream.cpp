@@ -24,6 +24,7 @@
 #include "engine/atomics/strategy.hpp"
 #include "solvers/unstructured/unstructured_euler.hpp"
 #include "tests/support/mixed_box_mesh.hpp"
+#include "tests/support/unstructured_schemes.hpp"
 
 namespace tessera {
 namespace {
@@ -129,20 +130,12 @@ TEST(UnstructuredFreestream, SecondOrderKeepsAnObliqueFlowWithEveryScheme) {
   boundary.kindOfTag = {{1, FaceKind::Farfield}, {2, FaceKind::Farfield}, {3, FaceKind::Farfield},
                         {4, FaceKind::Farfield}, {5, FaceKind::Farfield}, {6, FaceKind::Farfield}};
   boundary.farfield = freestream;
-  for (auto gradient : {UnstructuredGradient::GreenGauss, UnstructuredGradient::LeastSquares})
-    for (auto limiter : {UnstructuredLimiter::Venkatakrishnan, UnstructuredLimiter::BarthJespersen,
-                         UnstructuredLimiter::None})
-      for (auto flux : {UnstructuredFlux::Roe, UnstructuredFlux::Hllc, UnstructuredFlux::Hlle,
-                        UnstructuredFlux::Rusanov}) {
-        UnstructuredScheme scheme;
-        scheme.gradient = gradient;
-        scheme.limiter = limiter;
-        scheme.flux = flux;
-        const Drift drift =
-            freestreamDrift(boundary, freestream, atomics::Strategy::GlobalAtomic, 20, scheme);
-        EXPECT_LE(drift.residual, 1e-13) << describe(scheme);
-        EXPECT_LE(drift.state, 1e-13) << describe(scheme);
-      }
+  for (const UnstructuredScheme& scheme : test::everySecondOrderScheme()) {
+    const Drift drift =
+        freestreamDrift(boundary, freestream, atomics::Strategy::GlobalAtomic, 20, scheme);
+    EXPECT_LE(drift.residual, 1e-13) << describe(scheme);
+    EXPECT_LE(drift.state, 1e-13) << describe(scheme);
+  }
   for (atomics::Strategy s : atomics::kAllStrategies) {
     const Drift drift = freestreamDrift(boundary, freestream, s, 100, UnstructuredScheme{});
     std::printf("second order, farfield, %s: residual %.3g, state change %.3g\n",
