@@ -135,7 +135,9 @@ public:
 
   // This rank's part of the walls' surface: the wall faces of its owned cells and their inner
   // states (UnstructuredEuler::wallSurface).
-  UnstructuredEuler::WallSurface wallSurface() { return solver_.wallSurface(local_.numOwned); }
+  UnstructuredEuler::WallSurface wallSurface(bool fromLastResidual = false) {
+    return solver_.wallSurface(local_.numOwned, fromLastResidual);
+  }
 
   // Collective: each halo cell gets its owner's current state.
   void exchangeHalos() { halo_.exchange(solver_.stateData()); }

@@ -22,22 +22,6 @@
 
 namespace tessera {
 
-// A face seen from its owner: the area vector S, its length and the unit normal.
-struct FaceGeometry {
-  Vec<double, 3> area, normal;
-  double length;
-};
-
-TESSERA_INLINE FaceGeometry faceGeometry(const UnstructuredFaces& faces, int face) {
-  FaceGeometry g;
-  for (int a = 0; a < 3; ++a)
-    g.area[a] = faces.area[3 * face + a];
-  g.length = std::sqrt(g.area[0] * g.area[0] + g.area[1] * g.area[1] + g.area[2] * g.area[2]);
-  for (int a = 0; a < 3; ++a)
-    g.normal[a] = g.area[a] / g.length;
-  return g;
-}
-
 struct PrimitiveCells {
   Euler<3> pde;
   const double* q;

@@ -320,7 +320,7 @@ public:
                                    bool fromLastResidual = false) {
     if (!fromLastResidual)
       computeResidual(strategies());
-    const std::size_t listed = wallTag_.size();
+    const std::size_t listed = wallFaceList_.size();
     DeviceArray<double> out(6 * listed, space_);
     const Vec<double, 3> reference{{centre[0], centre[1], centre[2]}};
     if (listed > 0) {
@@ -343,10 +343,11 @@ public:
       if (kind == FaceKind::SlipWall)
         forces.push_back({tag, {}, {}});
     for (std::size_t i = 0; i < listed; ++i) {
-      if (ownedCells >= 0 && wallOwner_[i] >= ownedCells)
+      const std::size_t f = std::size_t(wallFaceList_[i]);
+      if (ownedCells >= 0 && mesh_.owner[f] >= ownedCells)
         continue;
       TagForce& sum = *std::find_if(forces.begin(), forces.end(),
-                                    [&](const TagForce& t) { return t.tag == wallTag_[i]; });
+                                    [&](const TagForce& t) { return t.tag == mesh_.faceTag[f]; });
       for (std::size_t a = 0; a < 3; ++a) {
         sum.force[a] += values[6 * i + a];
         sum.moment[a] += values[6 * i + 3 + a];
@@ -357,14 +358,15 @@ public:
 
   // The slip-wall faces (mesh indices, in the order wallForces lists them) whose owner is among
   // the first ownedCells cells (all: -1), and the reconstructed inner state of each ([face][5]
-  // conserved) of the current state: what the fluid shows at the wall.
+  // conserved) of the current state (fromLastResidual: of the last residual's, as wallForces).
   struct WallSurface {
     std::vector<int> faces;
     std::vector<double> states;
   };
-  WallSurface wallSurface(int ownedCells = -1) {
-    computeResidual(strategies());
-    const std::size_t listed = wallTag_.size();
+  WallSurface wallSurface(int ownedCells = -1, bool fromLastResidual = false) {
+    if (!fromLastResidual)
+      computeResidual(strategies());
+    const std::size_t listed = wallFaceList_.size();
     DeviceArray<double> out(5 * listed, space_);
     if (listed > 0) {
       const InnerFaceStates body{musclFluxParts(), wallFaces_.data(), out.data()};
@@ -375,13 +377,12 @@ public:
     }
     std::vector<double> states(out.size());
     out.copyToHost(states);
-    std::vector<int> faces(listed);
-    wallFaces_.copyToHost(faces);
     WallSurface surface;
     for (std::size_t i = 0; i < listed; ++i) {
-      if (ownedCells >= 0 && wallOwner_[i] >= ownedCells)
+      const int f = wallFaceList_[i];
+      if (ownedCells >= 0 && mesh_.owner[std::size_t(f)] >= ownedCells)
         continue;
-      surface.faces.push_back(faces[i]);
+      surface.faces.push_back(f);
       surface.states.insert(surface.states.end(), states.begin() + std::ptrdiff_t(5 * i),
                             states.begin() + std::ptrdiff_t(5 * i + 5));
     }
@@ -472,9 +473,8 @@ private:
     }
   }
 
-  // The slip-wall faces, their tags, owners and centroids (for wallForces).
+  // The slip-wall faces and their centroids (for wallForces and wallSurface).
   void listWallFaces() {
-    std::vector<int> faces;
     std::vector<double> centroids;
     for (int f = 0; f < mesh_.numFaces(); ++f) {
       if (mesh_.neighbour[std::size_t(f)] >= 0)
@@ -482,13 +482,11 @@ private:
       const auto kind = boundary_.kindOfTag.find(mesh_.faceTag[std::size_t(f)]);
       if (kind == boundary_.kindOfTag.end() || kind->second != FaceKind::SlipWall)
         continue;
-      faces.push_back(f);
-      wallTag_.push_back(mesh_.faceTag[std::size_t(f)]);
-      wallOwner_.push_back(mesh_.owner[std::size_t(f)]);
+      wallFaceList_.push_back(f);
       const auto& x = mesh_.faceCentroid[std::size_t(f)];
       centroids.insert(centroids.end(), x.begin(), x.end());
     }
-    wallFaces_ = toSpace(faces, space_);
+    wallFaces_ = toSpace(wallFaceList_, space_);
     wallCentroid_ = toSpace(centroids, space_);
   }
 
@@ -576,9 +574,9 @@ private:
   // and the step's first state (Runge-Kutta methods of more than one stage).
   DeviceArray<double> w_, qNode_, grad_, minMax_, phi_, q0_;
   std::function<void(double*)> haloStates_, haloGradients_;
+  std::vector<int> wallFaceList_; // in host memory; wallFaces_ the same in the solver's
   DeviceArray<int> wallFaces_;
   DeviceArray<double> wallCentroid_;
-  std::vector<int> wallTag_, wallOwner_;
   bool limiterFrozen_ = false;
   mutable std::vector<double> hostMirror_;
   double time_ = 0.0;

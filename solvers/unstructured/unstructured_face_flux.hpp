@@ -20,23 +20,33 @@ struct UnstructuredFaces {
   const FaceKind* kind = nullptr;
 };
 
-// A face seen from its owner: the states on both sides (the outer one from the boundary condition
-// on the boundary), the area vector S, its length and the unit normal.
-struct FaceSides {
-  Euler<3>::State inner, outer;
+// A face seen from its owner: the area vector S, its length and the unit normal.
+struct FaceGeometry {
   Vec<double, 3> area, normal;
   double length;
+};
+
+TESSERA_INLINE FaceGeometry faceGeometry(const UnstructuredFaces& faces, int face) {
+  FaceGeometry g;
+  for (int a = 0; a < 3; ++a)
+    g.area[a] = faces.area[3 * face + a];
+  g.length = std::sqrt(g.area[0] * g.area[0] + g.area[1] * g.area[1] + g.area[2] * g.area[2]);
+  for (int a = 0; a < 3; ++a)
+    g.normal[a] = g.area[a] / g.length;
+  return g;
+}
+
+// A face seen from its owner: its geometry and the states on both sides (the outer one from the
+// boundary condition on the boundary).
+struct FaceSides : FaceGeometry {
+  Euler<3>::State inner, outer;
 };
 
 // q: conserved states, [cell][5]; farfield: the conserved freestream state.
 TESSERA_INLINE FaceSides faceSides(const UnstructuredFaces& faces, const double* q,
                                    const Euler<3>::State& farfield, int face) {
   FaceSides s;
-  for (int a = 0; a < 3; ++a)
-    s.area[a] = faces.area[3 * face + a];
-  s.length = std::sqrt(s.area[0] * s.area[0] + s.area[1] * s.area[1] + s.area[2] * s.area[2]);
-  for (int a = 0; a < 3; ++a)
-    s.normal[a] = s.area[a] / s.length;
+  static_cast<FaceGeometry&>(s) = faceGeometry(faces, face);
   const int owner = faces.owner[face], neighbour = faces.neighbour[face];
   for (int v = 0; v < 5; ++v)
     s.inner[v] = q[5 * owner + v];

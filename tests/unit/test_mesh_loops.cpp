@@ -57,6 +57,16 @@ bool isInteriorCell(const Mesh& mesh, int c) {
                      [&](int f) { return mesh.neighbour[std::size_t(f)] >= 0; });
 }
 
+// Either gradient kernel into grad: Green-Gauss from node values, least squares from cell values.
+void gradientHost(const MeshLoopPlan& plan, LoopKernel kernel, LoopMode mode, atomics::Strategy s,
+                  const std::vector<double>& qNode, const std::vector<double>& qCell,
+                  std::vector<double>& grad) {
+  if (kernel == LoopKernel::Gradient)
+    greenGaussGradientHost(plan, mode, s, qNode.data(), grad.data());
+  else
+    leastSquaresGradientHost(plan, mode, s, qCell.data(), grad.data());
+}
+
 class MeshLoopModes : public ::testing::TestWithParam<MeshOrdering> {
 protected:
   const Mesh mesh = mixedMesh(GetParam());
@@ -144,10 +154,7 @@ TEST_P(MeshLoopModes, GradientsOfAConstantVanish) {
     forEachModeAndStrategy(kernel, [&](LoopMode mode, atomics::Strategy s) {
       std::vector<double> grad(std::size_t(kGradientValues) * std::size_t(mesh.numCells()),
                                kPoison);
-      if (kernel == LoopKernel::Gradient)
-        greenGaussGradientHost(plan, mode, s, qNode.data(), grad.data());
-      else
-        leastSquaresGradientHost(plan, mode, s, qCell.data(), grad.data());
+      gradientHost(plan, kernel, mode, s, qNode, qCell, grad);
       double worst = 0.0;
       for (int c = 0; c < mesh.numCells(); ++c) {
         // |q| <= 2 over the cell's size: the size of the terms that cancel.
@@ -234,10 +241,7 @@ TEST(MeshLoopAnalytic, GradientsOfALinearFieldAreExactOnEveryShape) {
       forEachModeAndStrategy(kernel, [&](LoopMode mode, atomics::Strategy s) {
         std::vector<double> grad(std::size_t(kGradientValues) * std::size_t(mesh.numCells()),
                                  kPoison);
-        if (kernel == LoopKernel::Gradient)
-          greenGaussGradientHost(plan, mode, s, qNode.data(), grad.data());
-        else
-          leastSquaresGradientHost(plan, mode, s, q.data(), grad.data());
+        gradientHost(plan, kernel, mode, s, qNode, q, grad);
         double worst = 0.0;
         int checked = 0;
         for (int c = 0; c < mesh.numCells(); ++c) {

@@ -300,9 +300,9 @@ int runExplicit(Solver& solver, double cfl, int faces, const Config& cfg, const 
     logForces(log, localSolver(solver).mesh(), solver.wallForces(forceSettings.momentCentre),
               forceSettings, solver.step());
     writeOutputStep(run, log, solver.step(), solver.time(), [&] {
-      if (walls)
+      if (walls) // of the residual the forces above have just computed
         writeSurface(surfaceWriter, solver.step(), solver.time(), localSolver(solver),
-                     solver.wallSurface(), forceSettings);
+                     solver.wallSurface(true), forceSettings);
       return writeCells(writer, solver.step(), solver.time(), solver, run.outputFields, fileCell);
     });
   };
