@@ -156,11 +156,15 @@ void RunLog::atomicStrategy(std::string_view scatter, const atomics::TunerChoice
 
 void RunLog::finish(long long steps, double time, const PhaseSeconds& phases,
                     long long firstOrderFallbacks) {
+  const RegridSeconds& regrid = phases.regrid;
   line("{\"event\":\"finish\",\"steps\":" + std::to_string(steps) + ",\"time\":" + number(time) +
        ",\"stepping_seconds\":" + number(steppingSeconds_) +
        ",\"halo_seconds\":" + number(phases.halo) + ",\"update_seconds\":" + number(phases.update) +
        ",\"reflux_seconds\":" + number(phases.reflux) + ",\"regrid_seconds\":" +
-       number(phases.regrid) + ",\"output_seconds\":" + number(outputSeconds_) +
+       number(regrid.total()) + ",\"regrid_phase_seconds\":{\"flags\":" + number(regrid.flags) +
+       ",\"forest\":" + number(regrid.forest) + ",\"remap\":" + number(regrid.remap) +
+       ",\"partition\":" + number(regrid.partition) + ",\"plans\":" + number(regrid.plans) +
+       ",\"remesh\":" + number(regrid.remesh) + "},\"output_seconds\":" + number(outputSeconds_) +
        ",\"cell_updates_per_second\":" + number(cellUpdatesPerSecond()) +
        ",\"first_order_fallbacks\":" + std::to_string(firstOrderFallbacks) + "}");
   if (!progress_.quiet && unprinted_)
@@ -171,10 +175,15 @@ void RunLog::finish(long long steps, double time, const PhaseSeconds& phases,
                 lastCells_);
   std::printf("  %-16s %.3e over %s of stepping (%lld steps in this run)\n", "cell-updates/s",
               cellUpdatesPerSecond(), duration(steppingSeconds_).c_str(), stepsSeen_);
-  if (phases.halo + phases.update + phases.reflux + phases.regrid > 0)
+  if (phases.halo + phases.update + phases.reflux + regrid.total() > 0)
     std::printf("  %-16s halo fill %s, update %s, refluxing %s, regrid %s\n", "time split",
                 duration(phases.halo).c_str(), duration(phases.update).c_str(),
-                duration(phases.reflux).c_str(), duration(phases.regrid).c_str());
+                duration(phases.reflux).c_str(), duration(regrid.total()).c_str());
+  if (regrid.total() > 0)
+    std::printf("  %-16s flags %s, forest %s, remap %s, partition %s, plans %s, remesh %s\n",
+                "regrid split", duration(regrid.flags).c_str(), duration(regrid.forest).c_str(),
+                duration(regrid.remap).c_str(), duration(regrid.partition).c_str(),
+                duration(regrid.plans).c_str(), duration(regrid.remesh).c_str());
   if (firstOrderFallbacks > 0)
     std::printf("  %-16s %lld cell reconstructions (per axis and stage) fell back to first "
                 "order\n",

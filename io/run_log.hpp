@@ -73,9 +73,16 @@ public:
   // The atomic strategy of one face scatter: forced by the case, or the tuner's pick with the
   // median time of every candidate.
   void atomicStrategy(std::string_view scatter, const atomics::TunerChoice& choice);
-  // Wall time of the phases of stepping.
+  // Wall time of the phases of stepping; a regrid's split into its own phases (AmrSolver's
+  // RegridTimes: the criterion's flags, the forest's adapt, the remap onto the new patches, the
+  // partition between ranks, the new plans, the solver's move onto them).
+  struct RegridSeconds {
+    double flags = 0.0, forest = 0.0, remap = 0.0, partition = 0.0, plans = 0.0, remesh = 0.0;
+    double total() const { return flags + forest + remap + partition + plans + remesh; }
+  };
   struct PhaseSeconds {
-    double halo = 0.0, update = 0.0, reflux = 0.0, regrid = 0.0;
+    double halo = 0.0, update = 0.0, reflux = 0.0;
+    RegridSeconds regrid;
   };
 
   // The totals, with the stepping time split into its phases, in the log and as the summary
@@ -88,6 +95,9 @@ public:
   void finishSteady(long long iterations, double relativeResidual);
 
   double cellUpdatesPerSecond() const;
+  double cellUpdates() const { return cellUpdates_; }
+  double steppingSeconds() const { return steppingSeconds_; }
+  double outputSeconds() const { return outputSeconds_; }
 
 private:
   void line(const std::string& json);

@@ -43,11 +43,14 @@ TEST_F(DefaultCaseReporting, PrintsTensOfProgressLinesAndASummary) {
   EXPECT_GE(lines, TESSERA_HAS_VTK ? 11 : 2) << r.output;
   EXPECT_LE(lines, 13 + int(seconds)) << "in " << seconds << " s\n" << r.output;
   EXPECT_LE(lines, steps / 10) << r.output;
-  // The summary: where it ended, the cells, the rate, the time split, the output and checkpoint.
+  // The summary: where it ended, the cells, the rate, the time split (the regrid's by its phases:
+  // the case adapts), the output and checkpoint.
   for (const char* row : {"tessera: finished at step", "\n  cells ", "\n  cell-updates/s ",
-                          "\n  time split ", "\n  output ", "\n  checkpoint "})
+                          "\n  time split ", "\n  regrid split ", "\n  output ",
+                          "\n  checkpoint "})
     EXPECT_EQ(countOf(r.output, row), 1) << row << "\n" << r.output;
   EXPECT_EQ(countOf(log, "\"event\":\"finish\""), 1);
+  EXPECT_EQ(countOf(log, "\"regrid_phase_seconds\":{\"flags\":"), 1) << log;
 #if TESSERA_HAS_VTK
   EXPECT_NE(r.output.find("sedov2d.pvd"), std::string::npos) << r.output;
   EXPECT_EQ(countOf(log, "\"event\":\"output\""), 11) << "t = 0 and every 0.01 to 0.1";

@@ -82,9 +82,9 @@ std::pair<AmrSettings, amr::IndicatorCriterion> readAmr(Config& cfg) {
 // writes them as its piece of each output step; rank 0 prints, logs and writes the .pvtu and .pvd.
 // Returns the exit code (run_case.hpp).
 template <ConservationLaw PDE, class MakeInitial>
-int simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme& scheme,
-             MakeInitial makeInitial, const UniformPatchGrid<PDE::kDim>& level0,
-             const DomainBoundary<PDE::kDim>& boundary) {
+int simulate(Config& cfg, const RunRequest& request, RunTotals* totals, PDE pde,
+             const PatchScheme& scheme, MakeInitial makeInitial,
+             const UniformPatchGrid<PDE::kDim>& level0, const DomainBoundary<PDE::kDim>& boundary) {
   constexpr int Dim = PDE::kDim;
   const auto [settings, criterion] = readAmr<PDE>(cfg);
   if (settings.maxLevel > 0 && level0.layout().cellsPerAxis % 2 != 0)
@@ -237,6 +237,7 @@ int simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme&
     return folder;
   };
   AfterStep verdict;
+  const RegridTimes initialRegrids = amr->regridTimes(); // the initial data's, not stepping's
   try {
     while (schedule.running(solver.time(), solver.step())) {
       Stopwatch watch;
@@ -274,11 +275,21 @@ int simulate(Config& cfg, const RunRequest& request, PDE pde, const PatchScheme&
   const auto folder = writeCheckpoint(series());
   long long fallbacks = solver.firstOrderFallbacks();
   MPI_Allreduce(MPI_IN_PLACE, &fallbacks, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
-  if (log)
-    log->finish(
-        solver.step(), solver.time(),
-        {solver.times().halo, solver.times().update, solver.times().reflux, amr->regridSeconds()},
-        fallbacks);
+  if (log) {
+    const RegridTimes& regrid = amr->regridTimes();
+    const RegridTimes& initial = initialRegrids;
+    const io::RunLog::PhaseSeconds phases{
+        solver.times().halo,
+        solver.times().update,
+        solver.times().reflux,
+        {regrid.flags - initial.flags, regrid.forest - initial.forest, regrid.remap - initial.remap,
+         regrid.partition - initial.partition, regrid.plans - initial.plans,
+         regrid.remesh - initial.remesh}};
+    log->finish(solver.step(), solver.time(), phases, fallbacks);
+    if (totals)
+      *totals = {solver.step(), amr->globalCells(),  log->cellUpdates(), log->steppingSeconds(),
+                 phases,        log->outputSeconds()};
+  }
   if (stoppedEarly)
     return reportEarlyStop(verdict, solver.step(), solver.time(), folder);
   if (lead && schedule.beforeEnd(solver.time()))
@@ -293,7 +304,7 @@ auto fixedInitial(Initial ic) {
 }
 
 template <int Dim>
-int runEuler(Config& cfg, const RunRequest& request) {
+int runEuler(Config& cfg, const RunRequest& request, RunTotals* totals) {
   Euler<Dim> pde;
   pde.gamma = cfg.getDouble("physics.gamma", 1.4, io::Range{1.0, 10.0, true, false});
   const PatchScheme scheme = readScheme<Euler<Dim>>(cfg);
@@ -322,7 +333,7 @@ int runEuler(Config& cfg, const RunRequest& request) {
     const int finest = cfg.getInt("amr.max_level", 0, io::Range::closed(0, 12));
     ic.radius = cfg.getDouble("initial.radius", 3.5 * maxDx / (1 << finest), io::Range::positive());
     return simulate(
-        cfg, request, pde, scheme,
+        cfg, request, totals, pde, scheme,
         [ic](const PatchLayout<Dim>& layout, std::span<const PatchGeometry<Dim>> geometry) mutable {
           ic.placeOn(layout, geometry, MPI_COMM_WORLD);
           return ic;
@@ -338,7 +349,7 @@ int runEuler(Config& cfg, const RunRequest& request) {
     ic.strength = cfg.getDouble("initial.strength", 5.0, io::Range::closed(0.0, 10.0));
     ic.velocity =
         toVec<Dim>(cfg.getDoubles("initial.velocity", std::vector<double>(Dim, 0.0), Dim));
-    return simulate(cfg, request, pde, scheme, fixedInitial(ic), grid, boundary);
+    return simulate(cfg, request, totals, pde, scheme, fixedInitial(ic), grid, boundary);
   } else if (type == "kelvin_helmholtz") {
     KelvinHelmholtz<Dim> ic;
     ic.pde = pde;
@@ -347,10 +358,10 @@ int runEuler(Config& cfg, const RunRequest& request) {
     ic.shear = cfg.getDouble("initial.shear", 1.0);
     ic.pressure = cfg.getDouble("initial.pressure", 2.5, io::Range::positive());
     ic.amplitude = cfg.getDouble("initial.amplitude", 0.01);
-    return simulate(cfg, request, pde, scheme, fixedInitial(ic), grid, boundary);
+    return simulate(cfg, request, totals, pde, scheme, fixedInitial(ic), grid, boundary);
   } else if (type == "riemann") {
     const RiemannProblem<Dim> ic = readRiemann<Dim>(cfg, pde, grid.lower(), grid.upper());
-    return simulate(cfg, request, pde, scheme, fixedInitial(ic), grid, boundary);
+    return simulate(cfg, request, totals, pde, scheme, fixedInitial(ic), grid, boundary);
   } else {
     EulerPulse<Dim> ic;
     ic.pde = pde;
@@ -361,12 +372,12 @@ int runEuler(Config& cfg, const RunRequest& request) {
     ic.velocity =
         toVec<Dim>(cfg.getDoubles("initial.velocity", std::vector<double>(Dim, 0.0), Dim));
     ic.pressure = cfg.getDouble("initial.pressure", 1.0, io::Range::positive());
-    return simulate(cfg, request, pde, scheme, fixedInitial(ic), grid, boundary);
+    return simulate(cfg, request, totals, pde, scheme, fixedInitial(ic), grid, boundary);
   }
 }
 
 template <int Dim>
-int runAdvection(Config& cfg, const RunRequest& request) {
+int runAdvection(Config& cfg, const RunRequest& request, RunTotals* totals) {
   Advection<Dim> pde;
   pde.velocity = toVec<Dim>(cfg.getDoubles("physics.velocity", std::vector<double>(Dim, 1.0), Dim));
   const PatchScheme scheme = readScheme<Advection<Dim>>(cfg);
@@ -376,12 +387,12 @@ int runAdvection(Config& cfg, const RunRequest& request) {
   });
   cfg.getChoice("initial.type", std::nullopt, {"pulse"});
   ScalarPulse<Dim> ic{readPulse<Dim>(cfg, grid)};
-  return simulate(cfg, request, pde, scheme, fixedInitial(ic), grid, boundary);
+  return simulate(cfg, request, totals, pde, scheme, fixedInitial(ic), grid, boundary);
 }
 
 } // namespace
 
-int runCase(const RunRequest& request) {
+int runCase(const RunRequest& request, RunTotals* totals) {
   Config cfg = Config::fromFile(request.caseFile);
   for (const std::string& assignment : request.overrides)
     cfg.applyOverride(assignment);
@@ -392,8 +403,8 @@ int runCase(const RunRequest& request) {
       "physics.system", Euler<2>::kName,
       std::vector<std::string>(std::begin(kShippedSystemNames), std::end(kShippedSystemNames)));
   if (system == Euler<2>::kName)
-    return dim == 2 ? runEuler<2>(cfg, request) : runEuler<3>(cfg, request);
-  return dim == 2 ? runAdvection<2>(cfg, request) : runAdvection<3>(cfg, request);
+    return dim == 2 ? runEuler<2>(cfg, request, totals) : runEuler<3>(cfg, request, totals);
+  return dim == 2 ? runAdvection<2>(cfg, request, totals) : runAdvection<3>(cfg, request, totals);
 }
 
 } // namespace tessera::cli

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/timer.hpp"
+#include "io/run_log.hpp"
 
 namespace tessera::cli {
 
@@ -41,9 +42,21 @@ private:
   int exitCode_;
 };
 
+// What a patch run did, as its log's summary says it (rank 0's view; for bench_run): the steps,
+// the cell-updates over them, the wall time of stepping and its split, and the output's time.
+struct RunTotals {
+  long long steps = 0;
+  long long cellsAtEnd = 0;
+  double cellUpdates = 0.0;
+  double steppingSeconds = 0.0;
+  io::RunLog::PhaseSeconds phases;
+  double outputSeconds = 0.0;
+};
+
 // Runs the case and returns the exit code: 0 at its end, kExitWallLimit or 128 + a signal's
 // number where it stopped early with a checkpoint. Throws io::ConfigError for bad configuration
 // before any step is taken, io::CheckpointError for a checkpoint it cannot continue from.
-int runCase(const RunRequest& request);
+// `totals`, where given, receives a patch run's totals on rank 0 (untouched otherwise).
+int runCase(const RunRequest& request, RunTotals* totals = nullptr);
 
 } // namespace tessera::cli

@@ -162,11 +162,6 @@ openRunLog(const Config& cfg, const RunSettings& run,
   return log;
 }
 
-bool hasWalls(const UnstructuredBoundary& boundary) {
-  return std::any_of(boundary.kindOfTag.begin(), boundary.kindOfTag.end(),
-                     [](const auto& tagKind) { return tagKind.second == FaceKind::SlipWall; });
-}
-
 // The forces on the walls (every rank's part summed) into the log: per slip-wall tag, by its name
 // (its number where the mesh names none), and the coefficients of all walls together.
 void logForces(std::optional<io::RunLog>& log, const unstructured::Mesh& mesh,
@@ -193,6 +188,11 @@ void logForces(std::optional<io::RunLog>& log, const unstructured::Mesh& mesh,
 }
 
 #if TESSERA_HAS_VTK
+bool hasWalls(const UnstructuredBoundary& boundary) {
+  return std::any_of(boundary.kindOfTag.begin(), boundary.kindOfTag.end(),
+                     [](const auto& tagKind) { return tagKind.second == FaceKind::SlipWall; });
+}
+
 // One output step of the walls' surface series: pressure, the pressure coefficient (where the
 // forces have a reference: (p - p_inf) / q_inf) and the Mach number of the fluid at each of this
 // rank's wall faces. Every rank writes its piece, empty or not.
@@ -368,7 +368,7 @@ int runExplicit(Solver& solver, double cfl, int faces, const Config& cfg, const 
     writeOutput();
   const auto folder = writeCheckpoint();
   if (log)
-    log->finish(solver.step(), solver.time(), {0.0, steppingSeconds, 0.0, 0.0});
+    log->finish(solver.step(), solver.time(), {0.0, steppingSeconds, 0.0, {}});
   if (stoppedEarly)
     return reportEarlyStop(verdict, solver.step(), solver.time(), folder);
   if (lead && schedule.beforeEnd(solver.time()))
