@@ -6,13 +6,14 @@
 // and about the run's final cell count: its kernel rate (the update phase alone, halos filled
 // before) and its whole uniform step (halo fill, update, dt).
 //
-//   bench_run [--backend device|host] [--cells-per-patch N] [--set KEY=VALUE ...]
+//   bench_run [--backend device|host] [--cells-per-patch N] [--order 1|2] [--set KEY=VALUE ...]
 //
-// --set overrides go to every run (e.g. --set amr.max_level=2 for a smaller host run). Prints one
-// markdown table per run for benchmarks/RESULTS.md: cell-updates/s over the run against the
-// kernel's, and the run's wall time split into halo fill, update, refluxing, the regrid's phases,
-// output, and the rest (dt's reduction and the host's bookkeeping). A device build without VTK
-// writes no output: its output row is then zero.
+// --order runs one of the two schemes only; --set overrides go to every run (e.g. --set
+// amr.max_level=2 for a smaller host run). Prints one markdown table per run for
+// benchmarks/RESULTS.md: cell-updates/s over the run against the kernel's, and the run's wall time
+// split into halo fill, update, refluxing, the regrid's phases, output, and the rest (dt's
+// reduction and the host's bookkeeping). A device build without VTK writes no output: its output
+// row is then zero.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
@@ -123,16 +124,20 @@ void printRun(const char* scheme, const cli::RunTotals& run, const KernelRates& 
 int benchRun(int argc, char** argv) {
   std::string backend = "device";
   int cellsPerPatch = 16;
+  int order = 0; // both
   std::vector<std::string> overrides;
   CLI::App app{"bench_run: the adaptive 3D Sedov example end to end beside its fused kernel"};
   app.add_option("--backend", backend, "device or host")->check(CLI::IsMember({"device", "host"}));
   app.add_option("--cells-per-patch", cellsPerPatch, "cells per patch axis");
+  app.add_option("--order", order, "1 or 2: one scheme only")->check(CLI::IsMember({1, 2}));
   app.add_option("--set", overrides, "a case override for every run (repeatable)");
   CLI11_PARSE(app, argc, argv);
 
   const MemorySpace space = backend == "device" ? MemorySpace::Device : MemorySpace::Host;
   const std::filesystem::path output = std::filesystem::temp_directory_path() / "tessera_bench_run";
   for (const Scheme& scheme : kSchemes) {
+    if (order != 0 && &scheme != &kSchemes[order - 1])
+      continue;
     cli::RunRequest request;
     request.caseFile = std::filesystem::path(TESSERA_SOURCE_DIR) / "examples/sedov/sedov3d.toml";
     request.quiet = true;

@@ -251,7 +251,7 @@ private:
     }
     ScopedTimer t(regridTimes_.remesh);
     solver_.remesh(std::move(plans.geometry), std::move(plans.halo), std::move(plans.reflux),
-                   std::move(plans.ghosts), *state);
+                   std::move(plans.ghosts), std::move(*state));
     waitForDevice(); // so that the timer holds the uploads, not the next step's halo fill
     summarise();
     return true;

@@ -71,6 +71,12 @@ HaloPlan<Dim> buildHaloPlan(const PatchLayout<Dim>& layout,
     }
 
   const int filled = filledPatches < 0 ? int(patches.size()) : filledPatches;
+  int directions = 1;
+  for (int a = 0; a < Dim; ++a)
+    directions *= 3;
+  // One operation per patch and direction, more where a finer neighbour splits one: the common
+  // case without regrowth (a regrid of thousands of patches spent much of its plan in copies).
+  plan.ops.reserve(std::size_t(filled) * std::size_t(directions - 1) * 5 / 4);
   for (int p = 0; p < filled; ++p) {
     const int level = patches[p].level;
     const Vec<int, Dim> at = patches[p].index;

@@ -148,17 +148,21 @@ public:
 
   // Replaces the patches (after an adapt or a partition): new geometry, plans and ghosts, and the
   // owned patches' state (one patch per geometry entry, in any memory space). Time, step count
-  // and timers carry on.
+  // and timers carry on. A state where the steps run, with room for the ghost patches (none on
+  // one rank), becomes the current state as it is: no copy.
   void remesh(std::vector<PatchGeometry<kDim>> geometry, HaloPlan<kDim> plan,
-              std::vector<RefluxOp<kDim>> refluxPlan, GhostPatches ghosts,
-              const PatchStore<kDim>& state) {
+              std::vector<RefluxOp<kDim>> refluxPlan, GhostPatches ghosts, PatchStore<kDim> state) {
     if (state.numPatches() != int(geometry.size()))
       throw std::invalid_argument("PatchSolver::remesh: " + std::to_string(state.numPatches()) +
                                   " patches of state for " + std::to_string(geometry.size()) +
                                   " patches");
     setPatches(std::move(geometry), std::move(plan), std::move(refluxPlan), std::move(ghosts));
-    current_ = PatchStore<kDim>(layout_, storedPatches(), space_);
-    current_.copyPatchesFrom(state, numPatches());
+    if (state.space() == space_ && state.numPatches() == storedPatches()) {
+      current_ = std::move(state);
+    } else {
+      current_ = PatchStore<kDim>(layout_, storedPatches(), space_);
+      current_.copyPatchesFrom(state, numPatches());
+    }
     halosFilled_ = false;
     computeEigenvalues();
   }
@@ -325,6 +329,11 @@ private:
         outer[std::size_t(op.dstPatch)] = 1;
     for (int p = 0; p < owned; ++p)
       (outer[std::size_t(p)] ? parts.outer : parts.inner).push_back(p);
+    if (parts.outer.empty()) { // one rank: the whole plan is inner, moved rather than copied
+      parts.outerOps.inflowStates = plan.inflowStates;
+      parts.innerOps = std::move(plan);
+      return parts;
+    }
     parts.outerOps.inflowStates = plan.inflowStates;
     parts.innerOps.inflowStates = std::move(plan.inflowStates);
     for (const HaloOp<kDim>& op : plan.ops)
