@@ -81,7 +81,9 @@ std::vector<std::vector<int>> haloPlanReads(const HaloPlan<Dim>& plan,
       continue;
     std::vector<char>& read = cells[std::size_t(g)];
     read.resize(std::size_t(layout.interiorCells()), 0);
-    CellIndex<Dim> c = op.lo;
+    CellIndex<Dim> c;
+    for (int a = 0; a < Dim; ++a)
+      c[a] = op.lo[a];
     while (true) {
       CellIndex<Dim> u;
       for (int a = 0; a < Dim; ++a)

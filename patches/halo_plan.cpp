@@ -48,6 +48,10 @@ HaloPlan<Dim> buildHaloPlan(const PatchLayout<Dim>& layout,
                             int filledPatches) {
   const int n = layout.cellsPerAxis;
   const int h = layout.halo;
+  if (n + h > kMaxHaloPlanCells)
+    throw std::invalid_argument("halo plan: patches of " + std::to_string(n) +
+                                " cells a side exceed the plan's " +
+                                std::to_string(kMaxHaloPlanCells));
   const PlacementIndex<Dim> index(patches);
 
   HaloPlan<Dim> plan;
@@ -85,12 +89,13 @@ HaloPlan<Dim> buildHaloPlan(const PatchLayout<Dim>& layout,
     forEachNeighbourDirection<Dim>([&](Vec<int, Dim> d) {
       HaloOp<Dim> op;
       op.dstPatch = p;
+      const auto set = [](std::int16_t& field, int value) { field = std::int16_t(value); };
       // The neighbouring patch position on this level, after periodic wrap; physical axes keep
       // this patch's position and map cells into it by mirror or clamp.
       Vec<int, Dim> virtualAt = at;
       for (int a = 0; a < Dim; ++a) {
-        op.lo[a] = d[a] < 0 ? -h : (d[a] == 0 ? 0 : n);
-        op.hi[a] = d[a] < 0 ? 0 : (d[a] == 0 ? n : n + h);
+        set(op.lo[a], d[a] < 0 ? -h : (d[a] == 0 ? 0 : n));
+        set(op.hi[a], d[a] < 0 ? 0 : (d[a] == 0 ? n : n + h));
         op.scale[a] = 1;
         op.shift[a] = 0;
         if (d[a] == 0)
@@ -102,16 +107,16 @@ HaloPlan<Dim> buildHaloPlan(const PatchLayout<Dim>& layout,
         const BoundaryKind kind = boundary.kind[a][side];
         if (inside || kind == BoundaryKind::Periodic) {
           virtualAt[a] = (neighbour + patchesOnLevel) % patchesOnLevel;
-          op.shift[a] = -d[a] * n;
+          set(op.shift[a], -d[a] * n);
         } else if (kind == BoundaryKind::Outflow) {
           op.scale[a] = 0;
-          op.shift[a] = side == 0 ? 0 : n - 1;
+          set(op.shift[a], side == 0 ? 0 : n - 1);
         } else if (kind == BoundaryKind::Reflecting) {
           op.scale[a] = -1;
-          op.shift[a] = side == 0 ? -1 : 2 * n - 1;
-          op.reflectMask |= 1 << a;
+          set(op.shift[a], side == 0 ? -1 : 2 * n - 1);
+          op.reflectMask = std::uint8_t(op.reflectMask | 1 << a);
         } else if (op.fixedState < 0) { // Inflow; at a corner of two inflow faces the first wins
-          op.fixedState = inflowIndex[a][side];
+          op.fixedState = std::int8_t(inflowIndex[a][side]);
         }
       }
       if (op.fixedState >= 0) { // an inflow state is imposed as given, never mirrored
@@ -134,7 +139,7 @@ HaloPlan<Dim> buildHaloPlan(const PatchLayout<Dim>& layout,
         op.source = HaloSource::Coarser;
         op.srcPatch = coarse;
         for (int a = 0; a < Dim; ++a)
-          op.shift[a] += (virtualAt[a] & 1) * n; // the virtual patch's corner within the parent
+          set(op.shift[a], op.shift[a] + (virtualAt[a] & 1) * n); // the virtual patch's corner
         plan.ops.push_back(op);
         return;
       }
@@ -147,9 +152,11 @@ HaloPlan<Dim> buildHaloPlan(const PatchLayout<Dim>& layout,
         for (int a = 0; a < Dim && overlaps; ++a) {
           const int c = (k >> a) & 1;
           childAt[a] = 2 * virtualAt[a] + c;
-          overlaps = restrictRange(op.scale[a], op.shift[a], c * half, (c + 1) * half, part.lo[a],
-                                   part.hi[a]);
-          part.shift[a] -= c * half;
+          int lo = part.lo[a], hi = part.hi[a];
+          overlaps = restrictRange(op.scale[a], op.shift[a], c * half, (c + 1) * half, lo, hi);
+          set(part.lo[a], lo);
+          set(part.hi[a], hi);
+          set(part.shift[a], part.shift[a] - c * half);
         }
         if (!overlaps)
           continue;
@@ -202,7 +209,9 @@ void fillHalos(const HaloPlan<Dim>& plan, const PatchLayout<Dim>& layout,
       src[v] = data + layout.varOffset(op.srcPatch, v);
       dst[v] = data + layout.varOffset(op.dstPatch, v);
     }
-    CellIndex<Dim> c = op.lo;
+    CellIndex<Dim> c;
+    for (int a = 0; a < Dim; ++a)
+      c[a] = op.lo[a];
     while (true) {
       CellIndex<Dim> u{};
       for (int a = 0; a < Dim; ++a)

@@ -12,6 +12,7 @@
 //   Finer:     the mean of the source cells 2u + {0, 1}^Dim;
 //   Fixed:     inflowStates[fixedState].
 // Variables named by the PDE's reflection parity change sign once for every axis in reflectMask.
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -36,15 +37,20 @@ struct PatchPlacement {
 
 enum class HaloSource : signed char { SameLevel, Coarser, Finer, Fixed };
 
+// Box corners, scales and shifts in 16 bits (patches of at most kMaxHaloPlanCells cells a side):
+// 36 bytes an operation in 3D instead of 68. A regrid builds, and a device run uploads, one per
+// patch and direction, hundreds of thousands of them, and the time went into the bytes.
+inline constexpr int kMaxHaloPlanCells = 8192;
+
 template <int Dim>
 struct HaloOp {
   int dstPatch = 0;
   int srcPatch = 0;
-  Vec<int, Dim> lo{}, hi{};
-  Vec<int, Dim> scale{}, shift{};
-  int reflectMask = 0;
+  Vec<std::int16_t, Dim> lo{}, hi{};
+  Vec<std::int16_t, Dim> scale{}, shift{};
+  std::uint8_t reflectMask = 0;
   HaloSource source = HaloSource::SameLevel;
-  int fixedState = -1; // index into HaloPlan::inflowStates for Fixed
+  std::int8_t fixedState = -1; // index into HaloPlan::inflowStates for Fixed
 };
 
 template <int Dim>
