@@ -78,22 +78,15 @@ vtkSmartPointer<vtkPolyData> buildSurface(const Mesh& mesh, std::span<const int>
 
 UnstructuredSurfaceWriter::UnstructuredSurfaceWriter(fs::path directory, std::string baseName,
                                                      int rank, int numRanks, SeriesClock clock)
-    : directory_(std::move(directory)), baseName_(std::move(baseName)), rank_(rank),
-      numRanks_(numRanks), clock_(clock) {
-  detail::checkSeriesNames("UnstructuredSurfaceWriter", baseName_, rank_, numRanks_);
-}
+    : series_("UnstructuredSurfaceWriter", std::move(directory), std::move(baseName), rank,
+              numRanks, clock) {}
 
 fs::path UnstructuredSurfaceWriter::write(int step, double time, const Mesh& mesh,
                                           std::span<const int> faces,
                                           const std::vector<CellField>& fields) {
   checkInput(mesh, faces, fields);
-  const auto surface = buildSurface(mesh, faces, fields, rank_);
-  return detail::writeSeriesStep(directory_, baseName_, rank_, numRanks_, step, time, surface,
-                                 written_, clock_);
-}
-
-fs::path UnstructuredSurfaceWriter::seriesPath() const {
-  return directory_ / (baseName_ + ".pvd");
+  const auto surface = buildSurface(mesh, faces, fields, series_.rank);
+  return detail::writeSeriesStep(series_, step, time, surface);
 }
 
 } // namespace tessera::io

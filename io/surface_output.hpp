@@ -15,6 +15,7 @@
 
 #include "engine/unstructured/mesh.hpp"
 #include "io/cell_fields.hpp"
+#include "io/output_series.hpp"
 
 namespace tessera::io {
 
@@ -31,19 +32,15 @@ public:
   std::filesystem::path write(int step, double time, const unstructured::Mesh& mesh,
                               std::span<const int> faces, const std::vector<CellField>& fields);
 
-  std::filesystem::path seriesPath() const;
-  const std::vector<std::pair<double, std::string>>& written() const { return written_; }
+  std::filesystem::path seriesPath() const { return series_.seriesPath(); }
+  const std::vector<std::pair<double, std::string>>& written() const { return series_.written; }
   // A continued run takes over the steps its first part wrote.
   void resume(std::vector<std::pair<double, std::string>> written) {
-    written_ = std::move(written);
+    series_.written = std::move(written);
   }
 
 private:
-  std::filesystem::path directory_;
-  std::string baseName_;
-  int rank_, numRanks_;
-  SeriesClock clock_;
-  std::vector<std::pair<double, std::string>> written_;
+  OutputSeries series_;
 };
 
 } // namespace tessera::io

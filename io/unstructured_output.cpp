@@ -192,22 +192,15 @@ vtkSmartPointer<vtkUnstructuredGrid> buildGrid(const Mesh& mesh, int pieceCells,
 
 UnstructuredSeriesWriter::UnstructuredSeriesWriter(fs::path directory, std::string baseName,
                                                    int rank, int numRanks, SeriesClock clock)
-    : directory_(std::move(directory)), baseName_(std::move(baseName)), rank_(rank),
-      numRanks_(numRanks), clock_(clock) {
-  detail::checkSeriesNames("UnstructuredSeriesWriter", baseName_, rank_, numRanks_);
-}
+    : series_("UnstructuredSeriesWriter", std::move(directory), std::move(baseName), rank, numRanks,
+              clock) {}
 
 fs::path UnstructuredSeriesWriter::write(int step, double time, const Mesh& mesh,
                                          const std::vector<CellField>& fields, PieceCells piece) {
   const int numCells = piece.count < 0 ? mesh.numCells() : piece.count;
   checkInput(mesh, numCells, fields, piece);
-  const auto grid = buildGrid(mesh, numCells, piece.ids, fields, rank_);
-  return detail::writeSeriesStep(directory_, baseName_, rank_, numRanks_, step, time, grid,
-                                 written_, clock_);
-}
-
-fs::path UnstructuredSeriesWriter::seriesPath() const {
-  return directory_ / (baseName_ + ".pvd");
+  const auto grid = buildGrid(mesh, numCells, piece.ids, fields, series_.rank);
+  return detail::writeSeriesStep(series_, step, time, grid);
 }
 
 } // namespace tessera::io

@@ -20,6 +20,7 @@
 #include "engine/unstructured/mesh.hpp"
 #include "io/cell_fields.hpp"
 #include "io/output_fields.hpp"
+#include "io/output_series.hpp"
 #include "physics/euler/euler.hpp"
 
 namespace tessera::io {
@@ -56,21 +57,17 @@ public:
   std::filesystem::path write(int step, double time, const unstructured::Mesh& mesh,
                               const std::vector<CellField>& fields, PieceCells piece = {});
 
-  std::filesystem::path seriesPath() const;
+  std::filesystem::path seriesPath() const { return series_.seriesPath(); }
 
   // The output steps written so far (time, .pvtu relative to the directory), and a run that
   // continues from a checkpoint taking over those its first part wrote (VtkSeriesWriter's).
-  const std::vector<std::pair<double, std::string>>& written() const { return written_; }
+  const std::vector<std::pair<double, std::string>>& written() const { return series_.written; }
   void resume(std::vector<std::pair<double, std::string>> written) {
-    written_ = std::move(written);
+    series_.written = std::move(written);
   }
 
 private:
-  std::filesystem::path directory_;
-  std::string baseName_;
-  int rank_, numRanks_;
-  SeriesClock clock_;
-  std::vector<std::pair<double, std::string>> written_; // (time, .pvtu name relative to directory)
+  OutputSeries series_;
 };
 
 } // namespace tessera::io

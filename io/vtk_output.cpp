@@ -169,22 +169,14 @@ vtkSmartPointer<vtkUnstructuredGrid> buildGrid(const PatchMesh& mesh,
 } // namespace
 
 VtkSeriesWriter::VtkSeriesWriter(fs::path directory, std::string baseName, int rank, int numRanks)
-    : directory_(std::move(directory)), baseName_(std::move(baseName)), rank_(rank),
-      numRanks_(numRanks) {
-  detail::checkSeriesNames("VtkSeriesWriter", baseName_, rank_, numRanks_);
-}
+    : series_("VtkSeriesWriter", std::move(directory), std::move(baseName), rank, numRanks) {}
 
 fs::path VtkSeriesWriter::write(int step, double time, const PatchMesh& mesh,
                                 const std::vector<CellField>& fields) {
   // Inconsistent input is refused before any file is touched.
   checkPatchMesh("VtkSeriesWriter", mesh, fields, {kPatchIdName, kLevelName, kRankName});
-  const auto grid = buildGrid(mesh, fields, rank_);
-  return detail::writeSeriesStep(directory_, baseName_, rank_, numRanks_, step, time, grid,
-                                 written_);
-}
-
-fs::path VtkSeriesWriter::seriesPath() const {
-  return directory_ / (baseName_ + ".pvd");
+  const auto grid = buildGrid(mesh, fields, series_.rank);
+  return detail::writeSeriesStep(series_, step, time, grid);
 }
 
 } // namespace tessera::io

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "io/cell_fields.hpp"
+#include "io/output_series.hpp"
 #include "io/patch_mesh.hpp"
 
 namespace tessera::io {
@@ -42,21 +43,18 @@ public:
   std::filesystem::path write(int step, double time, const PatchMesh& mesh,
                               const std::vector<CellField>& fields);
 
-  std::filesystem::path seriesPath() const;
+  std::filesystem::path seriesPath() const { return series_.seriesPath(); }
 
   // The output steps written so far (time, .pvtu relative to the directory), and a run that
   // continues from a checkpoint taking over those its first part wrote: the .pvd then lists them
   // and the new ones, each time once.
-  const std::vector<std::pair<double, std::string>>& written() const { return written_; }
+  const std::vector<std::pair<double, std::string>>& written() const { return series_.written; }
   void resume(std::vector<std::pair<double, std::string>> written) {
-    written_ = std::move(written);
+    series_.written = std::move(written);
   }
 
 private:
-  std::filesystem::path directory_;
-  std::string baseName_;
-  int rank_, numRanks_;
-  std::vector<std::pair<double, std::string>> written_; // (time, .pvtu name relative to directory)
+  OutputSeries series_;
 };
 
 } // namespace tessera::io

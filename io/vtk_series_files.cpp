@@ -210,11 +210,9 @@ void checkSeriesNames(std::string_view writer, const std::string& baseName, int 
   }
 }
 
-fs::path writeSeriesStep(const fs::path& directory, const std::string& baseName, int rank,
-                         int numRanks, int step, double time, vtkDataSet* grid,
-                         std::vector<std::pair<double, std::string>>& written, SeriesClock clock) {
+fs::path writeSeriesStep(OutputSeries& series, int step, double time, vtkDataSet* grid) {
   const PieceKind kind = pieceKind(grid);
-  if (clock == SeriesClock::Time) {
+  if (series.clock == SeriesClock::Time) {
     vtkNew<vtkDoubleArray> value;
     value->SetName("TIME");
     value->InsertNextValue(time);
@@ -227,17 +225,28 @@ fs::path writeSeriesStep(const fs::path& directory, const std::string& baseName,
   }
   char number[16];
   std::snprintf(number, sizeof number, "%06d", step);
-  const std::string stepName = baseName + "_" + number;
-  fs::create_directories(directory / stepName);
-  writePiece(grid, directory / pieceName(stepName, rank, kind));
+  const std::string stepName = series.baseName + "_" + number;
+  fs::create_directories(series.directory / stepName);
+  writePiece(grid, series.directory / pieceName(stepName, series.rank, kind));
 
   const std::string summaryName = stepName + kind.summaryExtension;
-  if (rank == 0) {
-    writeXml(summaryElement(grid, stepName, numRanks), directory / summaryName);
-    recordStep(written, time, summaryName);
-    writeTimeSeries(directory / (baseName + ".pvd"), written);
+  if (series.rank == 0) {
+    writeXml(summaryElement(grid, stepName, series.numRanks), series.directory / summaryName);
+    recordStep(series.written, time, summaryName);
+    writeTimeSeries(series.seriesPath(), series.written);
   }
-  return directory / summaryName;
+  return series.directory / summaryName;
 }
 
 } // namespace tessera::io::detail
+
+namespace tessera::io {
+
+OutputSeries::OutputSeries(std::string_view writer, std::filesystem::path folder, std::string name,
+                           int thisRank, int ranks, SeriesClock seriesClock)
+    : directory(std::move(folder)), baseName(std::move(name)), rank(thisRank), numRanks(ranks),
+      clock(seriesClock) {
+  detail::checkSeriesNames(writer, baseName, rank, numRanks);
+}
+
+} // namespace tessera::io

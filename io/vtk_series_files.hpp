@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "io/cell_fields.hpp"
+#include "io/output_series.hpp"
 
 class vtkCellData;
 class vtkDataSet;
@@ -44,15 +45,12 @@ void writeFileSeries(const std::filesystem::path& file,
 //                                    (.pvtp for polydata)
 //   <base>.pvd                       on rank 0: every step in `written`, which gains this one
 // (<step> in six digits, so that listings sort in time order). A step written again replaces
-// its entry in `written`. Returns the .pvtu's path on every rank. Throws std::runtime_error (or
-// std::filesystem::filesystem_error) naming the file where writing fails.
+// its entry in the series' `written`. Returns the .pvtu's path on every rank. Throws
+// std::runtime_error (or std::filesystem::filesystem_error) naming the file where writing fails.
 // Each piece carries its place in the series as field data: TIME (the simulated time, VTK's name
 // for it) or, for a steady run's pseudo-time steps, iteration (their count, which then also orders
 // the .pvd).
-std::filesystem::path writeSeriesStep(const std::filesystem::path& directory,
-                                      const std::string& baseName, int rank, int numRanks, int step,
-                                      double time, vtkDataSet* grid,
-                                      std::vector<std::pair<double, std::string>>& written,
-                                      SeriesClock clock = SeriesClock::Time);
+std::filesystem::path writeSeriesStep(OutputSeries& series, int step, double time,
+                                      vtkDataSet* grid);
 
 } // namespace tessera::io::detail

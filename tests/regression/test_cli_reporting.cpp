@@ -46,8 +46,7 @@ TEST_F(DefaultCaseReporting, PrintsTensOfProgressLinesAndASummary) {
   // The summary: where it ended, the cells, the rate, the time split (the regrid's by its phases:
   // the case adapts), the output and checkpoint.
   for (const char* row : {"tessera: finished at step", "\n  cells ", "\n  cell-updates/s ",
-                          "\n  time split ", "\n  regrid split ", "\n  output ",
-                          "\n  checkpoint "})
+                          "\n  time split ", "\n  regrid split ", "\n  output ", "\n  checkpoint "})
     EXPECT_EQ(countOf(r.output, row), 1) << row << "\n" << r.output;
   EXPECT_EQ(countOf(log, "\"event\":\"finish\""), 1);
   EXPECT_EQ(countOf(log, "\"regrid_phase_seconds\":{\"flags\":"), 1) << log;
