@@ -163,16 +163,14 @@ struct InnerFaceStates {
   }
 };
 
+// The flag looks at the reconstructed states only: the parts' far field plays no part in it.
 struct FirstOrderFaces {
-  Euler<3> pde;
-  UnstructuredFaces faces;
-  const double* faceOffset = nullptr;
-  const double* w = nullptr;
-  const double* grad = nullptr;
+  MusclFluxParts parts;
   double* flag = nullptr; // per face
   TESSERA_HOST_DEVICE void operator()(int f) const {
-    const FaceGeometry g = faceGeometry(faces, f);
-    flag[f] = faceStates(pde, faces, faceOffset, w, grad, Euler<3>::State::filled(1.0), g.normal, f)
+    const FaceGeometry g = faceGeometry(parts.faces, f);
+    flag[f] = faceStates(parts.pde, parts.faces, parts.faceOffset, parts.w, parts.grad,
+                         parts.farfield, g.normal, f)
                       .firstOrder
                   ? 1.0
                   : 0.0;

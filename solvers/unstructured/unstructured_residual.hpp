@@ -102,7 +102,9 @@ template <class Exec>
 void flagFirstOrderFaces(const unstructured::MeshLoopPlan& plan, const Euler<3>& pde,
                          const UnstructuredFaces& faces, const ResidualArrays& a, double* flag) {
   const unstructured::MeshLoopView m = plan.view();
-  Exec::forEach(m.numFaces, FirstOrderFaces{pde, faces, m.faceOffset, a.w, a.grad, flag});
+  Exec::forEach(
+      m.numFaces,
+      FirstOrderFaces{{pde, faces, m.faceOffset, a.w, a.grad, Euler<3>::State::filled(0.0)}, flag});
 }
 
 } // namespace tessera
