@@ -56,35 +56,54 @@ double relativeDifference(const std::vector<double>& a, const std::vector<double
   return worst;
 }
 
+// The host's run from the initial state: its first residual and the dt of each of kSteps steps.
+struct HostRun {
+  std::vector<double> residual, dt;
+};
+HostRun runOnHost(UnstructuredEuler& host) {
+  host.initialise(initial);
+  HostRun run{host.residual(), {}};
+  for (int n = 0; n < kSteps; ++n) {
+    run.dt.push_back(host.stableDt());
+    host.advance(run.dt.back());
+  }
+  return run;
+}
+
+// The device's run from the same initial state, each residual and dt checked against the host's
+// to 1e-12: the first residual's and the final state's relative differences.
+struct DeviceAgreement {
+  double residual, state;
+};
+DeviceAgreement followTheHost(UnstructuredEuler& device, const UnstructuredEuler& host,
+                              const HostRun& run) {
+  device.initialise(initial);
+  const double residual = relativeDifference(device.residual(), run.residual);
+  EXPECT_LE(residual, 1e-12);
+  for (int n = 0; n < kSteps; ++n) {
+    const double dt = device.stableDt();
+    EXPECT_NEAR(dt, run.dt[std::size_t(n)], 1e-12 * run.dt[std::size_t(n)]) << "step " << n;
+    device.advance(dt);
+  }
+  const double state = relativeDifference(device.hostState(), host.hostState());
+  EXPECT_LE(state, 1e-12);
+  return {residual, state};
+}
+
 TEST(UnstructuredDevice, StepsMatchTheHostWithEveryStrategy) {
   if (!deviceAvailable())
     GTEST_SKIP() << "no device";
   const Euler<3> pde;
   UnstructuredEuler host(pde, shuffledMixedBox(), everyKind(pde), 0.9, MemorySpace::Host);
-  host.initialise(initial);
-  const std::vector<double> hostResidual = host.residual();
-  std::vector<double> hostDt;
-  for (int n = 0; n < kSteps; ++n) {
-    hostDt.push_back(host.stableDt());
-    host.advance(hostDt.back());
-  }
-
+  const HostRun run = runOnHost(host);
   for (atomics::Strategy s : atomics::kAllStrategies) {
     SCOPED_TRACE(atomics::strategyName(s));
     UnstructuredEuler device(pde, shuffledMixedBox(), everyKind(pde), 0.9, MemorySpace::Device);
     device.setStrategy(s);
-    device.initialise(initial);
-    const double residual = relativeDifference(device.residual(), hostResidual);
-    EXPECT_LE(residual, 1e-12);
-    for (int n = 0; n < kSteps; ++n) {
-      const double dt = device.stableDt();
-      EXPECT_NEAR(dt, hostDt[std::size_t(n)], 1e-12 * hostDt[std::size_t(n)]) << "step " << n;
-      device.advance(dt);
-    }
-    const double state = relativeDifference(device.hostState(), host.hostState());
-    EXPECT_LE(state, 1e-12);
+    const DeviceAgreement agreement = followTheHost(device, host, run);
     std::printf("%s: first residual %.2g, state after %d steps %.2g (relative to the host)\n",
-                std::string(atomics::strategyName(s)).c_str(), residual, kSteps, state);
+                std::string(atomics::strategyName(s)).c_str(), agreement.residual, kSteps,
+                agreement.state);
   }
 }
 
@@ -100,31 +119,17 @@ TEST(UnstructuredDevice, EverySecondOrderSchemeMatchesTheHost) {
     SCOPED_TRACE(describe(scheme));
     UnstructuredEuler host(pde, shuffledMixedBox(), everyKind(pde), 0.9, MemorySpace::Host, scheme,
                            kSspRk2);
-    host.initialise(initial);
-    const std::vector<double> hostResidual = host.residual();
-    std::vector<double> hostDt;
-    for (int n = 0; n < kSteps; ++n) {
-      hostDt.push_back(host.stableDt());
-      host.advance(hostDt.back());
-    }
+    const HostRun run = runOnHost(host);
     for (atomics::Strategy s : {atomics::Strategy::GlobalAtomic, atomics::Strategy::Coloring}) {
       SCOPED_TRACE(atomics::strategyName(s));
       UnstructuredEuler device(pde, shuffledMixedBox(), everyKind(pde), 0.9, MemorySpace::Device,
                                scheme, kSspRk2);
       device.setStrategy(s);
-      device.initialise(initial);
-      EXPECT_LE(relativeDifference(device.residual(), hostResidual), 1e-12);
-      for (int n = 0; n < kSteps; ++n) {
-        const double dt = device.stableDt();
-        EXPECT_NEAR(dt, hostDt[std::size_t(n)], 1e-12 * hostDt[std::size_t(n)]) << n;
-        device.advance(dt);
-      }
-      const double state = relativeDifference(device.hostState(), host.hostState());
-      EXPECT_LE(state, 1e-12);
+      const DeviceAgreement agreement = followTheHost(device, host, run);
       EXPECT_EQ(device.firstOrderFaces(), host.firstOrderFaces());
       std::printf("%s, %s: state after %d steps %.2g (relative to the host)\n",
                   describe(scheme).c_str(), std::string(atomics::strategyName(s)).c_str(), kSteps,
-                  state);
+                  agreement.state);
     }
   }
 }
