@@ -38,13 +38,14 @@ void reportPhases(benchmark::State& state, const PatchSolver<Euler<Dim>>& solver
 
 void reportRegrid(benchmark::State& state, const RegridTimes& after, const RegridTimes& before) {
   const double steps = double(state.iterations());
-  state.counters["regrid s/step"] = (after.total() - before.total()) / steps;
-  state.counters["regrid flags s/step"] = (after.flags - before.flags) / steps;
-  state.counters["regrid forest s/step"] = (after.forest - before.forest) / steps;
-  state.counters["regrid remap s/step"] = (after.remap - before.remap) / steps;
-  state.counters["regrid partition s/step"] = (after.partition - before.partition) / steps;
-  state.counters["regrid plans s/step"] = (after.plans - before.plans) / steps;
-  state.counters["regrid remesh s/step"] = (after.remesh - before.remesh) / steps;
+  const RegridTimes t = after.since(before);
+  state.counters["regrid s/step"] = t.total() / steps;
+  state.counters["regrid flags s/step"] = t.flags / steps;
+  state.counters["regrid forest s/step"] = t.forest / steps;
+  state.counters["regrid remap s/step"] = t.remap / steps;
+  state.counters["regrid partition s/step"] = t.partition / steps;
+  state.counters["regrid plans s/step"] = t.plans / steps;
+  state.counters["regrid remesh s/step"] = t.remesh / steps;
 }
 
 template <int Dim>

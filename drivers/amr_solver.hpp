@@ -25,6 +25,7 @@
 #include "amr/forest.hpp"
 #include "amr/forest_patches.hpp"
 #include "amr/refinement_criteria.hpp"
+#include "drivers/regrid_times.hpp"
 #include "engine/mpi/rank_count.hpp"
 #include "patches/placement_index.hpp"
 #include "patches/remap.hpp"
@@ -43,19 +44,6 @@ auto primitiveVariable(const PDE& pde, int var) {
     return pde.toPrimitive(q)[var];
   };
 }
-
-// Where a regrid spends its time: the criterion's flags, the forest's adapt and balance, the
-// remap onto the new patches, the partition that moves patches between ranks, the new plans built
-// on the host, and the solver's move onto them (uploads).
-struct RegridTimes {
-  double flags = 0.0;
-  double forest = 0.0;
-  double remap = 0.0;
-  double partition = 0.0;
-  double plans = 0.0;
-  double remesh = 0.0;
-  double total() const { return flags + forest + remap + partition + plans + remesh; }
-};
 
 struct AmrSettings {
   int minLevel = 0;

@@ -156,7 +156,7 @@ void RunLog::atomicStrategy(std::string_view scatter, const atomics::TunerChoice
 
 void RunLog::finish(long long steps, double time, const PhaseSeconds& phases,
                     long long firstOrderFallbacks) {
-  const RegridSeconds& regrid = phases.regrid;
+  const RegridTimes& regrid = phases.regrid;
   line("{\"event\":\"finish\",\"steps\":" + std::to_string(steps) + ",\"time\":" + number(time) +
        ",\"stepping_seconds\":" + number(steppingSeconds_) +
        ",\"halo_seconds\":" + number(phases.halo) + ",\"update_seconds\":" + number(phases.update) +

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "drivers/regrid_times.hpp"
 #include "engine/atomics/tuner.hpp"
 #include "engine/timer.hpp"
 
@@ -73,16 +74,10 @@ public:
   // The atomic strategy of one face scatter: forced by the case, or the tuner's pick with the
   // median time of every candidate.
   void atomicStrategy(std::string_view scatter, const atomics::TunerChoice& choice);
-  // Wall time of the phases of stepping; a regrid's split into its own phases (AmrSolver's
-  // RegridTimes: the criterion's flags, the forest's adapt, the remap onto the new patches, the
-  // partition between ranks, the new plans, the solver's move onto them).
-  struct RegridSeconds {
-    double flags = 0.0, forest = 0.0, remap = 0.0, partition = 0.0, plans = 0.0, remesh = 0.0;
-    double total() const { return flags + forest + remap + partition + plans + remesh; }
-  };
+  // Wall time of the phases of stepping, a regrid's split into its own phases.
   struct PhaseSeconds {
     double halo = 0.0, update = 0.0, reflux = 0.0;
-    RegridSeconds regrid;
+    RegridTimes regrid;
   };
 
   // The totals, with the stepping time split into its phases, in the log and as the summary

@@ -276,15 +276,9 @@ int simulate(Config& cfg, const RunRequest& request, RunTotals* totals, PDE pde,
   long long fallbacks = solver.firstOrderFallbacks();
   MPI_Allreduce(MPI_IN_PLACE, &fallbacks, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   if (log) {
-    const RegridTimes& regrid = amr->regridTimes();
-    const RegridTimes& initial = initialRegrids;
-    const io::RunLog::PhaseSeconds phases{
-        solver.times().halo,
-        solver.times().update,
-        solver.times().reflux,
-        {regrid.flags - initial.flags, regrid.forest - initial.forest, regrid.remap - initial.remap,
-         regrid.partition - initial.partition, regrid.plans - initial.plans,
-         regrid.remesh - initial.remesh}};
+    const io::RunLog::PhaseSeconds phases{solver.times().halo, solver.times().update,
+                                          solver.times().reflux,
+                                          amr->regridTimes().since(initialRegrids)};
     log->finish(solver.step(), solver.time(), phases, fallbacks);
     if (totals)
       *totals = {solver.step(), amr->globalCells(),  log->cellUpdates(), log->steppingSeconds(),

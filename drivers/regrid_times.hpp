@@ -1,0 +1,23 @@
+#pragma once
+// Where a regrid spends its time: the criterion's flags, the forest's adapt and balance, the
+// remap onto the new patches, the partition that moves patches between ranks, the new plans built
+// on the host, and the solver's move onto them (uploads). AmrSolver adds them up; the run log
+// reports them.
+namespace tessera {
+
+struct RegridTimes {
+  double flags = 0.0;
+  double forest = 0.0;
+  double remap = 0.0;
+  double partition = 0.0;
+  double plans = 0.0;
+  double remesh = 0.0;
+  double total() const { return flags + forest + remap + partition + plans + remesh; }
+  // The time spent since `start` (an earlier reading of the same sums).
+  RegridTimes since(const RegridTimes& start) const {
+    return {flags - start.flags,         forest - start.forest, remap - start.remap,
+            partition - start.partition, plans - start.plans,   remesh - start.remesh};
+  }
+};
+
+} // namespace tessera
