@@ -204,7 +204,10 @@ private:
     std::vector<amr::AdaptFlag> flags;
     {
       ScopedTimer t(regridTimes_.flags);
-      solver_.fillCurrentHalos(); // criteria and prolongation look across patch edges
+      // A built-in criterion reads what the kernels read; a user's looks at any halo cell.
+      solver_.fillCurrentHalos(std::holds_alternative<amr::IndicatorCriterion>(criterion_)
+                                   ? HaloCells::ReadByKernels
+                                   : HaloCells::All);
       flags = refinementFlags();
     }
     std::vector<PatchPlacement<kDim>> before, after;
@@ -225,6 +228,7 @@ private:
     std::optional<PatchStore<kDim>> state;
     {
       ScopedTimer t(regridTimes_.remap);
+      solver_.fillCurrentHalos(); // prolongation's slopes read the parents' halos
       state.emplace(solver_.remapped(buildRemapPlan<kDim>(before, after)));
       waitForDevice(); // so that the timer holds the remap
     }

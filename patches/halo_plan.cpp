@@ -108,6 +108,8 @@ HaloPlan<Dim> buildHaloPlan(const PatchLayout<Dim>& layout,
         if (inside || kind == BoundaryKind::Periodic) {
           virtualAt[a] = (neighbour + patchesOnLevel) % patchesOnLevel;
           set(op.shift[a], -d[a] * n);
+          if (!inside)
+            op.wrapMask = std::uint8_t(op.wrapMask | 1 << a);
         } else if (kind == BoundaryKind::Outflow) {
           op.scale[a] = 0;
           set(op.shift[a], side == 0 ? 0 : n - 1);

@@ -51,6 +51,9 @@ struct HaloOp {
   std::uint8_t reflectMask = 0;
   HaloSource source = HaloSource::SameLevel;
   std::int8_t fixedState = -1; // index into HaloPlan::inflowStates for Fixed
+  // Axes across which the source is a periodic image (bit a for axis a): the box lies on the
+  // domain's boundary, where a boundary hook may take its cells over.
+  std::uint8_t wrapMask = 0;
 };
 
 template <int Dim>

@@ -30,12 +30,16 @@ public:
     fallbacks_.copyFromHost(std::vector<unsigned long long>{0});
   }
 
+  // The fused update and the criteria read same-level faces from the neighbours.
+  bool readsFaceLinks() const override { return true; }
   void setPatches(const PatchSet<kDim>& patches) override {
     numPatches_ = patches.numPatches();
     geometry_ = DeviceArray<PatchGeometry<kDim>>(numPatches_, MemorySpace::Device);
     geometry_.copyFromHost(patches.geometry);
     innerHalo_ = DeviceHaloPlan<kDim>(*patches.innerOps, layout_, parity_);
     outerHalo_ = DeviceHaloPlan<kDim>(*patches.outerOps, layout_, parity_);
+    unreadHalo_ = DeviceHaloPlan<kDim>(*patches.unreadOps, layout_, parity_);
+    faceLinks_ = toDevice(std::vector<int>(patches.faceLinks.begin(), patches.faceLinks.end()));
     reflux_ = DeviceRefluxPlan<kDim>(patches.reflux, layout_);
     innerCount_ = int(patches.inner.size());
     outerCount_ = int(patches.outer.size());
@@ -46,7 +50,10 @@ public:
   }
 
   void fillHalos(HaloPart part, double* data) override {
-    (part == HaloPart::Inner ? innerHalo_ : outerHalo_).fill(data);
+    (part == HaloPart::Inner   ? innerHalo_
+     : part == HaloPart::Outer ? outerHalo_
+                               : unreadHalo_)
+        .fill(data);
   }
 
   void update(const double* in, double* out, const StageWeights& stage, PatchGroup group,
@@ -60,7 +67,8 @@ public:
                         : group == PatchGroup::Inner ? innerPatches_.data()
                                                      : outerPatches_.data();
     fusedUpdateDevice(pde_, scheme_, layout_, geometry_.data(), count, in, out, stage, patchLambda,
-                      fluxRegister, listed, fallbacks_.data());
+                      fluxRegister, listed, fallbacks_.data(),
+                      faceLinks_.size() > 0 ? faceLinks_.data() : nullptr);
   }
 
   void reflux(const double* fluxRegister, double dt, double* out, double* patchLambda) override {
@@ -81,7 +89,8 @@ public:
                                               const double* data) override {
     std::vector<amr::AdaptFlag> flags(static_cast<std::size_t>(numPatches_));
     DeviceArray<amr::AdaptFlag> onDevice(flags.size(), MemorySpace::Device);
-    refinementFlagsDevice(pde_, layout_, criterion, data, numPatches_, onDevice.data());
+    refinementFlagsDevice(pde_, layout_, criterion, data, numPatches_, onDevice.data(),
+                          faceLinks_.size() > 0 ? faceLinks_.data() : nullptr);
     onDevice.copyToHost(flags);
     return flags;
   }
@@ -113,7 +122,8 @@ private:
   SpatialScheme scheme_;
   int numPatches_ = 0, innerCount_ = 0, outerCount_ = 0;
   DeviceArray<PatchGeometry<kDim>> geometry_;
-  DeviceHaloPlan<kDim> innerHalo_, outerHalo_;
+  DeviceHaloPlan<kDim> innerHalo_, outerHalo_, unreadHalo_;
+  DeviceArray<int> faceLinks_; // FaceLinks::neighbour
   DeviceRefluxPlan<kDim> reflux_;
   DeviceArray<int> innerPatches_, outerPatches_; // the parts' patch lists, with ghosts only
   DeviceTimeStep<kDim> timeStep_;

@@ -13,12 +13,14 @@ namespace tessera {
 
 // All pointers are device pointers (stage.q0 too); `patches` lists the numPatches patches to
 // update, or is null for patches 0 .. numPatches - 1; cells that fell back to first order are
-// added to *fallbacks where it is given. Asynchronous.
+// added to *fallbacks where it is given; with faceLinks (FaceLinks::neighbour) the linked faces'
+// halo cells are read from the neighbours, not the halo. Asynchronous.
 template <class PDE>
 void fusedUpdateDevice(const PDE& pde, const SpatialScheme& scheme,
                        const PatchLayout<PDE::kDim>& layout,
                        const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
                        double* qOut, const StageWeights& stage, double* patchLambda,
-                       double* fluxRegister, const int* patches, unsigned long long* fallbacks);
+                       double* fluxRegister, const int* patches, unsigned long long* fallbacks,
+                       const int* faceLinks = nullptr);
 
 } // namespace tessera

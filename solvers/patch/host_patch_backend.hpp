@@ -23,11 +23,15 @@ public:
                    const SpatialScheme& scheme)
       : pde_(pde), layout_(layout), parity_(parity), scheme_(scheme) {}
 
+  // The host twins read every halo cell from the halo.
+  bool readsFaceLinks() const override { return false; }
   void setPatches(const PatchSet<kDim>& patches) override { set_ = patches; }
 
   void fillHalos(HaloPart part, double* data) override {
-    tessera::fillHalos(part == HaloPart::Inner ? *set_.innerOps : *set_.outerOps, layout_, parity_,
-                       data);
+    const HaloPlan<kDim>& plan = part == HaloPart::Inner   ? *set_.innerOps
+                                 : part == HaloPart::Outer ? *set_.outerOps
+                                                           : *set_.unreadOps;
+    tessera::fillHalos(plan, layout_, parity_, data);
   }
 
   void update(const double* in, double* out, const StageWeights& stage, PatchGroup group,

@@ -17,8 +17,11 @@
 
 namespace tessera {
 
-// The halo plan's two parts: operations whose patches read no ghost patch (inner), and the rest.
-enum class HaloPart { Inner, Outer };
+// The halo plan's parts: operations whose patches read no ghost patch (inner), the rest (outer),
+// and, where the kernels read same-level faces from the neighbours (PatchBackend::
+// readsFaceLinks), the operations whose cells they do not read from the halo (unread: those
+// faces, edges, corners), which only other readers need.
+enum class HaloPart { Inner, Outer, Unread };
 // Which owned patches an update takes: all, or those of one halo part.
 enum class PatchGroup { All, Inner, Outer };
 
@@ -29,7 +32,9 @@ struct PatchSet {
   std::span<const PatchGeometry<Dim>> geometry; // the owned patches
   const HaloPlan<Dim>* innerOps = nullptr;
   const HaloPlan<Dim>* outerOps = nullptr;
-  std::span<const int> inner, outer; // the owned patches of each part
+  const HaloPlan<Dim>* unreadOps = nullptr; // empty unless the back end reads face links
+  std::span<const int> faceLinks;           // FaceLinks::neighbour of the owned patches, or none
+  std::span<const int> inner, outer;        // the owned patches of each part
   std::span<const RefluxOp<Dim>> reflux;
   std::span<const int> refluxed; // coarse patches the reflux plan corrects
   bool distributed = false;      // several ranks: updates go part by part
@@ -42,6 +47,10 @@ public:
   static constexpr int kDim = PDE::kDim;
   virtual ~PatchBackend() = default;
 
+  // Whether update() and refinementFlags() read the halo cells of same-level faces from the
+  // neighbours' interiors (patches/face_links.hpp): the solver then takes those faces, and the
+  // edges and corners neither reads, out of their fills.
+  virtual bool readsFaceLinks() const = 0;
   virtual void setPatches(const PatchSet<kDim>& patches) = 0;
   virtual void fillHalos(HaloPart part, double* data) = 0;
   // One fused stage of a group of patches: in -> out, each patch's eigenvalue, the boundary

@@ -21,15 +21,16 @@ void fusedUpdateDevice(const PDE& pde, const SpatialScheme& scheme,
                        const PatchLayout<PDE::kDim>& layout,
                        const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
                        double* qOut, const StageWeights& stage, double* patchLambda,
-                       double* fluxRegister, const int* patches, unsigned long long* fallbacks) {
+                       double* fluxRegister, const int* patches, unsigned long long* fallbacks,
+                       const int* faceLinks) {
   if (scheme.firstOrderRusanov() && stage.forwardEuler()) {
     rusanovUpdateDevice(pde, layout, geometry, numPatches, q, qOut, stage.dt, patchLambda,
-                        fluxRegister, patches);
+                        fluxRegister, patches, faceLinks);
     return;
   }
   withSpatialScheme<PDE>(scheme, [&]<class Recon, class Flux>() {
     schemeUpdateDevice<Recon, Flux>(pde, layout, geometry, numPatches, q, qOut, stage, patchLambda,
-                                    fluxRegister, patches, fallbacks);
+                                    fluxRegister, patches, fallbacks, faceLinks);
   });
 }
 
@@ -39,13 +40,14 @@ void fusedUpdateDevice(const PDE& pde, const SpatialScheme& scheme,
   template void tessera::fusedUpdateDevice(                                                        \
       const PDE&, const tessera::SpatialScheme&, const tessera::PatchLayout<PDE::kDim>&,           \
       const tessera::PatchGeometry<PDE::kDim>*, int, const double*, double*,                       \
-      const tessera::StageWeights&, double*, double*, const int*, unsigned long long*);            \
+      const tessera::StageWeights&, double*, double*, const int*, unsigned long long*,             \
+      const int*);                                                                                 \
   template void tessera::rusanovUpdateDevice(const PDE&, const tessera::PatchLayout<PDE::kDim>&,   \
                                              const tessera::PatchGeometry<PDE::kDim>*, int,        \
                                              const double*, double*, double, double*, double*,     \
-                                             const int*);                                          \
+                                             const int*, const int*);                              \
   template void tessera::maxEigenvaluesDevice(const PDE&, const tessera::PatchLayout<PDE::kDim>&,  \
                                               const int*, int, const double*, double*);            \
-  template void tessera::refinementFlagsDevice(const PDE&, const tessera::PatchLayout<PDE::kDim>&, \
-                                               const tessera::amr::IndicatorCriterion&,            \
-                                               const double*, int, tessera::amr::AdaptFlag*);
+  template void tessera::refinementFlagsDevice(                                                    \
+      const PDE&, const tessera::PatchLayout<PDE::kDim>&, const tessera::amr::IndicatorCriterion&, \
+      const double*, int, tessera::amr::AdaptFlag*, const int*);

@@ -47,6 +47,7 @@
 #include "numerics/spatial_scheme.hpp"
 #include "numerics/time/runge_kutta.hpp"
 #include "patches/boundary.hpp"
+#include "patches/face_links.hpp"
 #include "patches/flux_register.hpp"
 #include "patches/ghost_patches.hpp"
 #include "patches/halo_plan.hpp"
@@ -72,6 +73,12 @@ struct StepTimes {
   double update = 0.0;
   double reflux = 0.0;
 };
+
+// Which halo cells a fill writes: those the solver's own kernels (the fused update, the built-in
+// refinement criteria) read from the halo, or all of them (prolongation, a user's criterion,
+// output). On the device the kernels read same-level faces from the neighbours
+// (patches/face_links.hpp) and no kernel reads edges or corners; on the host the two are the same.
+enum class HaloCells { ReadByKernels, All };
 
 // The numerics of a patch run: first-order Rusanov with forward Euler unless asked otherwise.
 struct PatchScheme {
@@ -134,7 +141,7 @@ public:
       current_ = std::move(initial);
     else
       current_.array().copyFrom(initial.array());
-    halosFilled_ = false;
+    forgetHalos();
     computeEigenvalues();
   }
 
@@ -163,7 +170,7 @@ public:
       current_ = PatchStore<kDim>(layout_, storedPatches(), space_);
       current_.copyPatchesFrom(state, numPatches());
     }
-    halosFilled_ = false;
+    forgetHalos();
     computeEigenvalues();
   }
 
@@ -177,7 +184,7 @@ public:
     current_.copyPatchesFrom(state, numPatches());
     time_ = time;
     step_ = step;
-    halosFilled_ = false;
+    forgetHalos();
     computeEigenvalues();
   }
 
@@ -211,11 +218,11 @@ public:
       PatchStore<kDim>& in = s == 0 ? current_ : (s == 1 ? next_ : third_);
       PatchStore<kDim>& out = s + 1 == rk.stages && s > 0 ? current_ : (s == 0 ? next_ : third_);
       runStage(in, out, StageWeights::of(rk.stage[s], dt, current_.data()),
-               time_ + rk.stage[s].time * dt, s == 0 && halosFilled_);
+               time_ + rk.stage[s].time * dt, s == 0 && kernelHalosFilled_);
     }
     if (rk.stages == 1)
       std::swap(current_, next_);
-    halosFilled_ = false;
+    forgetHalos();
     time_ += dt;
     ++step_;
   }
@@ -227,17 +234,26 @@ public:
   }
 
   // Fills the halos of the current state (advance() does this itself; criteria, remapping and
-  // output want the halos too).
-  void fillCurrentHalos() {
-    if (stateExchange_)
-      stateExchange_->exchange(current_.data());
-    backend_->fillHalos(HaloPart::Inner, current_.data());
-    backend_->fillHalos(HaloPart::Outer, current_.data());
-    applyBoundaryHook(current_.data(), time_);
-    halosFilled_ = true; // the next step need not fill them again (a regrid that keeps the mesh)
+  // output want the halos too): those the solver's kernels read, or all of them. Cells filled
+  // since the state last changed are not filled again, and the next step need not fill them (a
+  // regrid that keeps the mesh).
+  void fillCurrentHalos(HaloCells cells = HaloCells::All) {
+    if (!kernelHalosFilled_) {
+      if (stateExchange_)
+        stateExchange_->exchange(current_.data());
+      backend_->fillHalos(HaloPart::Inner, current_.data());
+      backend_->fillHalos(HaloPart::Outer, current_.data());
+      applyBoundaryHook(current_.data(), time_);
+      kernelHalosFilled_ = true;
+    }
+    if (cells == HaloCells::All && !allHalosFilled_) {
+      backend_->fillHalos(HaloPart::Unread, current_.data());
+      allHalosFilled_ = true;
+    }
   }
 
-  // One flag per patch from a built-in criterion, evaluated where the state lives (halos filled).
+  // One flag per patch from a built-in criterion, evaluated where the state lives (the halos its
+  // kernels read filled: HaloCells::ReadByKernels).
   std::vector<amr::AdaptFlag> refinementFlags(const amr::IndicatorCriterion& criterion) {
     return backend_->refinementFlags(criterion, current_.data());
   }
@@ -271,7 +287,7 @@ public:
   // included.
   const PatchStore<kDim>& state() const { return current_; }
   PatchStore<kDim>& state() {
-    halosFilled_ = false; // the caller may change the interior
+    forgetHalos(); // the caller may change the interior
     return current_;
   }
   // The owned patches' current state in host memory, for output, host criteria and
@@ -293,7 +309,7 @@ public:
   void setBoundaryHook(BoundaryHook<kDim, PDE::kNumVars> hook) {
     hook_ = std::move(hook);
     findHookedCells();
-    halosFilled_ = false;
+    forgetHalos();
   }
   // Interior cells (counted once per axis) whose reconstruction fell back to first order for
   // positivity, on this rank, since the start.
@@ -315,10 +331,12 @@ private:
 
   // The owned patches by what their halos read: the inner ones only owned patches, the outer ones
   // ghost patches too; and the halo plan's operations split alike. Without ghosts every patch is
-  // inner and the inner operations are the whole plan.
+  // inner and the inner operations are the whole plan. Where the back end reads face links, the
+  // linked faces' operations leave both parts for `links`.
   struct HaloParts {
     std::vector<int> inner, outer;
     HaloPlan<kDim> innerOps, outerOps;
+    FaceLinks<kDim> links;
   };
 
   static HaloParts splitByGhostReads(HaloPlan<kDim> plan, int owned) {
@@ -456,6 +474,11 @@ private:
                   std::vector<RefluxOp<kDim>> refluxPlan, GhostPatches ghosts) {
     geometry_ = std::move(geometry);
     halo_ = splitByGhostReads(std::move(plan), numPatches());
+    if (backend_->readsFaceLinks()) {
+      halo_.links = unlinkedFaces<kDim>(numPatches());
+      linkSameLevelFaces(halo_.innerOps, layout_, halo_.links);
+      linkSameLevelFaces(halo_.outerOps, layout_, halo_.links);
+    }
     refluxPlan_ = std::move(refluxPlan);
     ghosts_ = std::move(ghosts);
     ranks_ = mpi::rankCount(ghosts_.comm);
@@ -485,12 +508,18 @@ private:
     set.geometry = geometry_;
     set.innerOps = &halo_.innerOps;
     set.outerOps = &halo_.outerOps;
+    set.unreadOps = &halo_.links.unreadOps;
+    set.faceLinks = halo_.links.neighbour;
     set.inner = halo_.inner;
     set.outer = halo_.outer;
     set.reflux = refluxPlan_;
     set.refluxed = refluxedPatches_;
     set.distributed = ranks_ > 1;
     backend_->setPatches(set);
+  }
+
+  void forgetHalos() {
+    kernelHalosFilled_ = allHalosFilled_ = false;
   }
 
   // The per-patch eigenvalues of the current state (for the first dt and after a remesh).
@@ -527,7 +556,8 @@ private:
   mutable PatchStore<kDim> hostMirror_{layout_, 0, MemorySpace::Host};
   DeviceArray<double> patchLambda_;
   DeviceArray<double> fluxRegister_;
-  bool halosFilled_ = false; // the current state's halos are up to date
+  // Whether the current state's halos are up to date: those the kernels read, and all of them.
+  bool kernelHalosFilled_ = false, allHalosFilled_ = false;
   double time_ = 0.0;
   long long step_ = 0;
   StepTimes times_;

@@ -46,10 +46,12 @@ refinementFlagsHost(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
   return flags;
 }
 
-// The same on the device: q and flags are device pointers (one flag per patch). Asynchronous.
+// The same on the device: q and flags are device pointers (one flag per patch); with faceLinks
+// (FaceLinks::neighbour, on the device) the linked faces' halo cells are read from the
+// neighbours, and edge and corner halo cells are never read. Asynchronous.
 template <ConservationLaw PDE>
 void refinementFlagsDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                            const amr::IndicatorCriterion& criterion, const double* q,
-                           int numPatches, amr::AdaptFlag* flags);
+                           int numPatches, amr::AdaptFlag* flags, const int* faceLinks = nullptr);
 
 } // namespace tessera

@@ -7,6 +7,7 @@
 // its halo is read once, the update written once, and the largest eigenvalue of the new state
 // reduced to one value per patch; no temporaries in global memory. The host twin is
 // rusanovUpdateHost (rusanov_update_host.hpp).
+#include "patches/face_links.hpp"
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
 
@@ -17,12 +18,14 @@ namespace tessera {
 // a halo of width >= 1, of which the kernel reads width 1) and qNew laid out as layout says, one
 // geometry and one eigenvalue per patch, and optionally a flux register (FluxRegisterLayout, one
 // block per patch) that receives the fluxes of every updated patch's boundary faces.
-// Asynchronous.
+// With faceLinks (FaceLinks::neighbour, on the device) the halo cells of linked faces are read
+// from the neighbours instead and need not be filled. Asynchronous.
 template <class PDE>
 void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                          const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
                          double* qNew, double dt, double* patchLambda,
-                         double* fluxRegister = nullptr, const int* patches = nullptr);
+                         double* fluxRegister = nullptr, const int* patches = nullptr,
+                         const int* faceLinks = nullptr);
 
 // The largest eigenvalue (over all axes and interior cells) of each listed patch of q, into
 // patchLambda[patch]; NaN if any cell gives NaN. `patches` is a device list of `count` patch

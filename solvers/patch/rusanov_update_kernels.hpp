@@ -7,6 +7,7 @@
 
 #include "engine/gpu_runtime.hpp"
 #include "numerics/flux/rusanov.hpp"
+#include "patches/face_links.hpp"
 #include "patches/flux_register.hpp"
 #include "solvers/patch/patch_reduce_kernels.hpp"
 #include "solvers/patch/rusanov_update_device.hpp"
@@ -160,13 +161,15 @@ __device__ inline void storeRegister(double* fluxRegister, std::size_t at, std::
 // The next plane's fluxes and faces may overwrite this plane's at once: each is read only between
 // the two barriers that follow its write. The state buffer refilled at plane k held plane k - 1,
 // which every thread finished reading before the second barrier of plane k - 1.
+// Halo cells of a linked face (faceLinks, patches/face_links.hpp) come from the neighbour's
+// interior instead: the kernel reads no edge or corner halo cell, so those are all it needs.
 template <class PDE, int N, int Rows>
 __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMinBlocks))
     fusedRusanovMarch(PDE pde, PatchLayout<PDE::kDim> layout,
                       const PatchGeometry<PDE::kDim>* __restrict__ geometry, int numPatches,
-                      const int* __restrict__ patches, const double* __restrict__ q,
-                      double* __restrict__ qNew, double dt, double* __restrict__ patchLambda,
-                      double* __restrict__ fluxRegister) {
+                      const int* __restrict__ patches, const int* __restrict__ faceLinks,
+                      const double* __restrict__ q, double* __restrict__ qNew, double dt,
+                      double* __restrict__ patchLambda, double* __restrict__ fluxRegister) {
   using State = typename PDE::State;
   using Shape = MarchShape<PDE::kDim, N, Rows>;
   constexpr int kDim = PDE::kDim, kMarch = kDim - 1, kCells = Shape::kPlaneCells;
@@ -223,6 +226,16 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
   const int ringCell = (ringRow + Shape::kRingRows) * kPitch + ringI + 1;
   const int cell = (row + Shape::kRingRows) * kPitch + i + 1;
 
+  // Where each face's halo cells are read, for each of the block's patches: faceLinkShift.
+  __shared__ std::ptrdiff_t linkShift[Shape::kPatchesPerBlock][2 * kDim];
+  for (int e = tid; e < Shape::kPatchesPerBlock * 2 * kDim; e += Shape::kThreads) {
+    const int r = e / (2 * kDim);
+    const int p = kDim == 3 ? patch : patchAt(min(int(blockIdx.x) * Rows + r, numPatches - 1));
+    linkShift[r][e % (2 * kDim)] = faceLinkShift(layout, faceLinks, p, e % (2 * kDim));
+  }
+  __syncthreads();
+  const int ownRow = kDim == 3 ? 0 : row, ringOwnRow = kDim == 3 ? 0 : ringRow;
+
   double lambda = 0.0;
   for (int tile = 0; tile < Shape::kTiles; ++tile) {
     const int j = tile * Rows + row; // 3D: this column's y
@@ -237,14 +250,29 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
     ringFirst[kMarch] = -1;
     const double* const column = qPatch + layout.cellOffset(first);
     double* const columnNew = qNewPatch + layout.cellOffset(first);
-    const double* const ring = qRingPatch + layout.cellOffset(ringFirst);
+    // The ring cell's column: an x end of the row, or in 3D a y row, which lies in the halo for
+    // the first and last tiles only.
+    std::ptrdiff_t ringShift = 0;
+    if (ringThread) {
+      const int face = ringI < 0                        ? 0
+                       : ringI >= N                     ? 1
+                       : kDim == 3 && ringFirst[1] < 0  ? 2
+                       : kDim == 3 && ringFirst[1] >= N ? 3
+                                                        : -1;
+      ringShift = face < 0 ? 0 : linkShift[ringOwnRow][face];
+    }
+    const double* const ring = qRingPatch + layout.cellOffset(ringFirst) + ringShift;
     const int marchFace = kDim == 3 ? i + N * j : i; // the column's cell on a marching face
 
     // Starts the copies of plane p (if there is one) as one group; empty groups keep the count of
     // groups per plane fixed. Only the column needs the halo plane above.
     const auto copyPlane = [&](int p) {
+      const std::ptrdiff_t shift = p < 0    ? linkShift[ownRow][2 * kMarch]
+                                   : p == N ? linkShift[ownRow][2 * kMarch + 1]
+                                            : 0;
       if (p <= N)
-        copyStateAsync<PDE, kCells>(column + (p + 1) * planeStride, vs, planeBuffer(p), cell);
+        copyStateAsync<PDE, kCells>(column + (p + 1) * planeStride + shift, vs, planeBuffer(p),
+                                    cell);
       if (ringThread && p >= 0 && p < N)
         copyStateAsync<PDE, kCells>(ring + (p + 1) * planeStride, vs, planeBuffer(p), ringCell);
       gpuCopyAsyncCommit();
@@ -345,8 +373,8 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
 template <class PDE, int N, int Rows>
 void launchMarch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                  const PatchGeometry<PDE::kDim>* geometry, int numPatches, const int* patches,
-                 const double* q, double* qNew, double dt, double* patchLambda,
-                 double* fluxRegister) {
+                 const int* faceLinks, const double* q, double* qNew, double dt,
+                 double* patchLambda, double* fluxRegister) {
   using Shape = MarchShape<PDE::kDim, N, Rows>;
   const auto kernel = &fusedRusanovMarch<PDE, N, Rows>;
   const std::size_t bytes = sizeof(double) * Shape::sharedDoubles(PDE::kNumVars);
@@ -354,8 +382,8 @@ void launchMarch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
   TESSERA_GPU_CHECK(gpuFuncSetAttribute(reinterpret_cast<const void*>(kernel),
                                         gpuFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
   const int blocks = (numPatches + Shape::kPatchesPerBlock - 1) / Shape::kPatchesPerBlock;
-  kernel<<<blocks, Shape::kThreads, bytes>>>(pde, layout, geometry, numPatches, patches, q, qNew,
-                                             dt, patchLambda, fluxRegister);
+  kernel<<<blocks, Shape::kThreads, bytes>>>(pde, layout, geometry, numPatches, patches, faceLinks,
+                                             q, qNew, dt, patchLambda, fluxRegister);
   TESSERA_GPU_CHECK_LAUNCH();
 }
 
@@ -384,15 +412,15 @@ template <class PDE>
 void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                          const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
                          double* qNew, double dt, double* patchLambda, double* fluxRegister,
-                         const int* patches) {
+                         const int* patches, const int* faceLinks) {
   if (layout.halo < 1 || layout.numVars != PDE::kNumVars)
     throw std::invalid_argument("rusanovUpdateDevice: the layout needs a halo and the PDE's "
                                 "variables");
   if (numPatches <= 0)
     return;
   withMarchShape<PDE::kDim>(layout.cellsPerAxis, "rusanovUpdateDevice", [&]<int N, int Rows>() {
-    rusanov_kernels::launchMarch<PDE, N, Rows>(pde, layout, geometry, numPatches, patches, q, qNew,
-                                               dt, patchLambda, fluxRegister);
+    rusanov_kernels::launchMarch<PDE, N, Rows>(pde, layout, geometry, numPatches, patches,
+                                               faceLinks, q, qNew, dt, patchLambda, fluxRegister);
   });
 }
 

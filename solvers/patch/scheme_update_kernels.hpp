@@ -19,13 +19,16 @@
 //     subtraction, written once, and the largest eigenvalue of the written state.
 // Each cell is read twice (the plane, and the column ahead, which L1 or L2 usually still holds)
 // and written once; no temporaries in global memory. Cells whose reconstruction fell back to
-// first order are counted once per axis, as on the host.
+// first order are counted once per axis, as on the host. Halo cells of a linked face (faceLinks,
+// patches/face_links.hpp) come from the neighbour's interior; the kernel uses no edge or corner
+// halo cell (it stages the plane's corners, read wherever the x face's cells are).
 #include <cstddef>
 #include <stdexcept>
 #include <string>
 
 #include "engine/gpu_runtime.hpp"
 #include "numerics/reconstruct/cell_faces.hpp"
+#include "patches/face_links.hpp"
 #include "patches/flux_register.hpp"
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
@@ -145,7 +148,8 @@ __global__ void __launch_bounds__(N* Rows,
                 const PatchGeometry<PDE::kDim>* __restrict__ geometry, int numPatches,
                 const int* __restrict__ patches, const double* __restrict__ q,
                 double* __restrict__ qOut, StageWeights stage, double* __restrict__ patchLambda,
-                double* __restrict__ fluxRegister, unsigned long long* __restrict__ fallbacks) {
+                double* __restrict__ fluxRegister, unsigned long long* __restrict__ fallbacks,
+                const int* __restrict__ faceLinks) {
   using State = typename PDE::State;
   using Shape = TileShape<PDE::kDim, N, Rows, Recon::kHalo>;
   constexpr int kHalo = Recon::kHalo;
@@ -191,6 +195,17 @@ __global__ void __launch_bounds__(N* Rows,
       ringStep = kPitch;
     }
   }
+  // Where each face's halo cells are read, for each of the block's patches: faceLinkShift.
+  __shared__ std::ptrdiff_t linkShift[Shape::kPatchesPerBlock][2 * kDim];
+  for (int e = tid; e < Shape::kPatchesPerBlock * 2 * kDim; e += Shape::kThreads) {
+    const int r = e / (2 * kDim);
+    const int p = kDim == 3 ? patch : patchAt(min(int(blockIdx.x) * Rows + r, numPatches - 1));
+    linkShift[r][e % (2 * kDim)] = faceLinkShift(layout, faceLinks, p, e % (2 * kDim));
+  }
+  __syncthreads();
+  const int ownRow = kDim == 3 ? 0 : row;
+  // The marching axis's halo planes, read from shared memory where used (registers are scarce).
+  const std::ptrdiff_t* const marchShift = linkShift[ownRow] + 2 * kMarch;
   double lambda = 0.0;
   unsigned long long fell = 0;
 
@@ -211,17 +226,18 @@ __global__ void __launch_bounds__(N* Rows,
     // The column's cell below the plane in registers (its reconstructed variables); the cell at
     // the plane is read from the staged plane, the one above straight from global memory. A halo
     // of one reads no neighbour: the cell itself stands in for it.
-    State vBelow = reconstructedVariables<Recon>(pde, readState<PDE>(column - planeStride, vs));
+    State vBelow = reconstructedVariables<Recon>(
+        pde, readState<PDE>(column - planeStride + marchShift[0], vs));
     // Cell -1's upper face state; the face below plane k and the partial update of plane k - 1.
     State upperBelow;
     {
       const State vFar =
-          kHalo > 1
-              ? reconstructedVariables<Recon>(pde, readState<PDE>(column - 2 * planeStride, vs))
-              : vBelow;
+          kHalo > 1 ? reconstructedVariables<Recon>(
+                          pde, readState<PDE>(column - 2 * planeStride + marchShift[0], vs))
+                    : vBelow;
       upperBelow = cellFaces<Recon>(pde, vFar, vBelow,
                                     reconstructedVariables<Recon>(pde, readState<PDE>(column, vs)),
-                                    readState<PDE>(column - planeStride, vs))
+                                    readState<PDE>(column - planeStride + marchShift[0], vs))
                        .upper;
     }
     State faceBelow{}, partialBelow{};
@@ -229,14 +245,18 @@ __global__ void __launch_bounds__(N* Rows,
 #pragma unroll 1
     for (int k = 0; k < N; ++k) {
       // The column's cell above the plane, its load in flight while the plane is staged.
-      const State qAbove = readState<PDE>(column + (k + 1) * planeStride, vs);
+      const State qAbove =
+          readState<PDE>(column + (k + 1) * planeStride + (k + 1 == N ? marchShift[1] : 0), vs);
       // 1. Stage plane k with its ring (the previous plane's face fluxes, which share the
       //    memory, are read).
       __syncthreads();
       for (int c = tid; c < kCells; c += Shape::kThreads) {
         const int x = c % kPitch - kHalo, r = c / kPitch - kRing;
         const int p = kDim == 3 ? patch : patchAt(min(int(blockIdx.x) * Rows + r, numPatches - 1));
-        const State s = readState<PDE>(q + layout.varOffset(p, 0) + offsetOf(x, r, k), vs);
+        const int y = kDim == 3 ? tile * Rows + r : 0;
+        const int face = x < 0 ? 0 : x >= N ? 1 : y < 0 ? 2 : y >= N ? 3 : -1;
+        const std::ptrdiff_t shift = face < 0 ? 0 : linkShift[kDim == 3 ? 0 : r][face];
+        const State s = readState<PDE>(q + layout.varOffset(p, 0) + offsetOf(x, r, k) + shift, vs);
         writeShared<PDE>(s, sq, kCells, c);
         writeShared<PDE>(reconstructedVariables<Recon>(pde, s), sv, kCells, c);
       }
@@ -327,12 +347,12 @@ __global__ void __launch_bounds__(N* Rows,
     }
 
     // The face above the last plane closes it and is the patch's upper face.
-    const State qTop = readState<PDE>(column + N * planeStride, vs);
+    const State qTop = readState<PDE>(column + N * planeStride + marchShift[1], vs);
     const State vTop = reconstructedVariables<Recon>(pde, qTop);
     const State vFar =
-        kHalo > 1
-            ? reconstructedVariables<Recon>(pde, readState<PDE>(column + (N + 1) * planeStride, vs))
-            : vTop;
+        kHalo > 1 ? reconstructedVariables<Recon>(
+                        pde, readState<PDE>(column + (N + 1) * planeStride + marchShift[1], vs))
+                  : vTop;
     const State face =
         Flux::flux(pde, upperBelow, cellFaces<Recon>(pde, vBelow, vTop, vFar, qTop).lower, kMarch);
     State done;
@@ -361,7 +381,8 @@ template <class Recon, class Flux, class PDE>
 void schemeUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                         const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
                         double* qOut, const StageWeights& stage, double* patchLambda,
-                        double* fluxRegister, const int* patches, unsigned long long* fallbacks) {
+                        double* fluxRegister, const int* patches, unsigned long long* fallbacks,
+                        const int* faceLinks) {
   if (layout.halo < Recon::kHalo || layout.numVars != PDE::kNumVars)
     throw std::invalid_argument("schemeUpdateDevice: " + std::string(Recon::kName) +
                                 " needs a halo of " + std::to_string(Recon::kHalo) +
@@ -376,7 +397,8 @@ void schemeUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                                           gpuFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
     const int blocks = (numPatches + Shape::kPatchesPerBlock - 1) / Shape::kPatchesPerBlock;
     kernel<<<blocks, Shape::kThreads, bytes>>>(pde, layout, geometry, numPatches, patches, q, qOut,
-                                               stage, patchLambda, fluxRegister, fallbacks);
+                                               stage, patchLambda, fluxRegister, fallbacks,
+                                               faceLinks);
     TESSERA_GPU_CHECK_LAUNCH();
   });
 }

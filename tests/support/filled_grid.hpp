@@ -15,6 +15,7 @@ template <int Dim>
 struct FilledGrid {
   UniformPatchGrid<Dim> grid;
   std::vector<PatchGeometry<Dim>> geometry;
+  HaloPlan<Dim> plan; // the halo plan that filled q
   PatchStore<Dim> q;
 
   // Patches of `layout` over [0, upper], every interior cell set to ic(cell centre).
@@ -22,6 +23,7 @@ struct FilledGrid {
   FilledGrid(const PDE&, const Initial& ic, PatchLayout<Dim> layout, Vec<int, Dim> patches,
              Vec<double, Dim> upper, const DomainBoundary<Dim>& boundary)
       : grid(layout, patches, Vec<double, Dim>::filled(0.0), upper), geometry(grid.geometries()),
+        plan(buildUniformHaloPlan(grid, boundary)),
         q(layout, grid.numPatches(), MemorySpace::Host) {
     for (int p = 0; p < grid.numPatches(); ++p)
       for (int c = 0; c < layout.interiorCells(); ++c) {
@@ -33,7 +35,7 @@ struct FilledGrid {
         for (int v = 0; v < PDE::kNumVars; ++v)
           q.at(p, v, cell) = state[v];
       }
-    fillHalos(buildUniformHaloPlan(grid, boundary), layout, reflectionParityOf<PDE>(), q.data());
+    fillHalos(plan, layout, reflectionParityOf<PDE>(), q.data());
   }
 };
 
