@@ -228,7 +228,8 @@ private:
     std::optional<PatchStore<kDim>> state;
     {
       ScopedTimer t(regridTimes_.remap);
-      solver_.fillCurrentHalos(); // prolongation's slopes read the parents' halos
+      // Prolongation's slopes read the parents' face halos (a user's criterion filled them all).
+      solver_.fillCurrentHalos(HaloCells::ReadByKernels);
       state.emplace(solver_.remapped(buildRemapPlan<kDim>(before, after)));
       waitForDevice(); // so that the timer holds the remap
     }

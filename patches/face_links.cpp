@@ -42,6 +42,9 @@ template <int Dim>
 void linkSameLevelFaces(HaloPlan<Dim>& plan, const PatchLayout<Dim>& layout,
                         FaceLinks<Dim>& links) {
   const std::size_t patches = links.neighbour.size() / FaceLinks<Dim>::kFaces;
+  // Most operations move (all but the coarse-fine and boundary faces): room for all of them at
+  // once, as growing the list by doubling took as long as building the plan.
+  links.unreadOps.ops.reserve(links.unreadOps.ops.size() + plan.ops.size());
   std::size_t kept = 0;
   for (std::size_t o = 0; o < plan.ops.size(); ++o) {
     const HaloOp<Dim> op = plan.ops[o];

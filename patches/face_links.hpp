@@ -8,8 +8,8 @@
 // linkSameLevelFaces takes those copies out of a halo plan, and the edges and corners with them
 // (the fused updates and the refinement criteria read along the axes only), so a fill of what is
 // left writes only the halo cells those kernels still read from the halo: coarse-fine faces,
-// physical and periodic boundaries. Fills for other readers (prolongation, a user's criterion,
-// output) run the operations taken out as well.
+// physical and periodic boundaries. Fills for other readers (a user's criterion, output) run the
+// operations taken out as well; prolongation's slopes read through the links too.
 //
 // Faces across a periodic boundary stay in the plan: a boundary hook (solvers/patch/
 // boundary_hook.hpp) may replace those halo cells after the fill.

@@ -1,6 +1,7 @@
 // remapPatchDataDevice: one thread block per new patch (forEachPatchCellDevice), threads striding
 // over its interior cells (x fastest: coalesced), each thread writing every variable of its cell.
 #include "engine/parallel_for_device.hpp"
+#include "patches/face_links.hpp"
 #include "patches/prolong_restrict.hpp"
 #include "patches/remap_device.hpp"
 
@@ -13,6 +14,7 @@ struct RemapCell {
   const RemapOp<Dim>* plan;
   const double* oldData;
   double* newData;
+  const int* faceLinks; // of the old patches
 
   TESSERA_HOST_DEVICE void operator()(int p, int n) const {
     const RemapOp<Dim>& op = plan[p];
@@ -28,6 +30,10 @@ struct RemapCell {
       }
       source = op.sources[k];
     }
+    std::ptrdiff_t faceShift[2 * Dim] = {};
+    if (op.kind == RemapKind::Prolong)
+      for (int f = 0; f < 2 * Dim; ++f)
+        faceShift[f] = faceLinkShift(layout, faceLinks, source, f);
     for (int v = 0; v < layout.numVars; ++v) {
       const double* from = oldData + layout.varOffset(source, v);
       double value;
@@ -36,7 +42,7 @@ struct RemapCell {
         value = from[layout.cellOffset(c)];
         break;
       case RemapKind::Prolong:
-        value = prolongedValue(layout, from, child, c);
+        value = prolongedValue(layout, from, child, c, faceShift);
         break;
       default:
         value = restrictedValue(layout, from, child, c);
@@ -51,14 +57,14 @@ struct RemapCell {
 
 template <int Dim>
 void remapPatchDataDevice(const PatchLayout<Dim>& layout, const DeviceArray<RemapOp<Dim>>& plan,
-                          const double* oldData, double* newData) {
+                          const double* oldData, double* newData, const int* faceLinks) {
   forEachPatchCellDevice(int(plan.size()), layout.interiorCells(),
-                         RemapCell<Dim>{layout, plan.data(), oldData, newData});
+                         RemapCell<Dim>{layout, plan.data(), oldData, newData, faceLinks});
 }
 
 template void remapPatchDataDevice(const PatchLayout<2>&, const DeviceArray<RemapOp<2>>&,
-                                   const double*, double*);
+                                   const double*, double*, const int*);
 template void remapPatchDataDevice(const PatchLayout<3>&, const DeviceArray<RemapOp<3>>&,
-                                   const double*, double*);
+                                   const double*, double*, const int*);
 
 } // namespace tessera

@@ -9,11 +9,12 @@
 namespace tessera {
 
 // The interior of every new patch (plan[p] for new patch p) in newData from oldData, both device
-// memory laid out as the layout says, asynchronously. oldData's halos must be filled
-// (prolongation's slopes use them); newData's halos are left as they are (the caller fills them
-// with the new halo plan).
+// memory laid out as the layout says, asynchronously. oldData's face halos must be filled
+// (prolongation's slopes use them), but for the faces linked in faceLinks (the old patches'
+// FaceLinks::neighbour on the device, or null), which are read from the neighbours; newData's
+// halos are left as they are (the caller fills them with the new halo plan).
 template <int Dim>
 void remapPatchDataDevice(const PatchLayout<Dim>& layout, const DeviceArray<RemapOp<Dim>>& plan,
-                          const double* oldData, double* newData);
+                          const double* oldData, double* newData, const int* faceLinks = nullptr);
 
 } // namespace tessera

@@ -2,6 +2,7 @@
 // The device back end of a PatchSolver (patch_backend.hpp): the plans and geometry uploaded once
 // per mesh, every kernel launched on the device, and only dt (and a regrid's flags) back to the
 // host. Device builds only (PatchSolver builds one where compiledDeviceBackend() says so).
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -30,7 +31,7 @@ public:
     fallbacks_.copyFromHost(std::vector<unsigned long long>{0});
   }
 
-  // The fused update and the criteria read same-level faces from the neighbours.
+  // The fused update, the criteria and prolongation read same-level faces from the neighbours.
   bool readsFaceLinks() const override { return true; }
   void setPatches(const PatchSet<kDim>& patches) override {
     numPatches_ = patches.numPatches();
@@ -38,7 +39,9 @@ public:
     geometry_.copyFromHost(patches.geometry);
     innerHalo_ = DeviceHaloPlan<kDim>(*patches.innerOps, layout_, parity_);
     outerHalo_ = DeviceHaloPlan<kDim>(*patches.outerOps, layout_, parity_);
-    unreadHalo_ = DeviceHaloPlan<kDim>(*patches.unreadOps, layout_, parity_);
+    // Most of the plan, and only output and a user's criterion need it: uploaded when asked for.
+    unreadOps_ = patches.unreadOps;
+    unreadHalo_.reset();
     faceLinks_ = toDevice(std::vector<int>(patches.faceLinks.begin(), patches.faceLinks.end()));
     reflux_ = DeviceRefluxPlan<kDim>(patches.reflux, layout_);
     innerCount_ = int(patches.inner.size());
@@ -50,9 +53,11 @@ public:
   }
 
   void fillHalos(HaloPart part, double* data) override {
+    if (part == HaloPart::Unread && !unreadHalo_)
+      unreadHalo_.emplace(*unreadOps_, layout_, parity_);
     (part == HaloPart::Inner   ? innerHalo_
      : part == HaloPart::Outer ? outerHalo_
-                               : unreadHalo_)
+                               : *unreadHalo_)
         .fill(data);
   }
 
@@ -96,7 +101,8 @@ public:
   }
 
   void remap(const std::vector<RemapOp<kDim>>& ops, const double* from, double* to) override {
-    remapPatchDataDevice<kDim>(layout_, toDevice(ops), from, to);
+    remapPatchDataDevice<kDim>(layout_, toDevice(ops), from, to,
+                               faceLinks_.size() > 0 ? faceLinks_.data() : nullptr);
   }
 
   void scatter(std::span<const double> values, std::span<const int> items, double* data) override {
@@ -122,7 +128,9 @@ private:
   SpatialScheme scheme_;
   int numPatches_ = 0, innerCount_ = 0, outerCount_ = 0;
   DeviceArray<PatchGeometry<kDim>> geometry_;
-  DeviceHaloPlan<kDim> innerHalo_, outerHalo_, unreadHalo_;
+  DeviceHaloPlan<kDim> innerHalo_, outerHalo_;
+  const HaloPlan<kDim>* unreadOps_ = nullptr; // the solver's, valid until the next setPatches
+  std::optional<DeviceHaloPlan<kDim>> unreadHalo_;
   DeviceArray<int> faceLinks_; // FaceLinks::neighbour
   DeviceRefluxPlan<kDim> reflux_;
   DeviceArray<int> innerPatches_, outerPatches_; // the parts' patch lists, with ghosts only

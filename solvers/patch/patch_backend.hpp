@@ -47,9 +47,9 @@ public:
   static constexpr int kDim = PDE::kDim;
   virtual ~PatchBackend() = default;
 
-  // Whether update() and refinementFlags() read the halo cells of same-level faces from the
-  // neighbours' interiors (patches/face_links.hpp): the solver then takes those faces, and the
-  // edges and corners neither reads, out of their fills.
+  // Whether update(), refinementFlags() and remap() read the halo cells of same-level faces from
+  // the neighbours' interiors (patches/face_links.hpp): the solver then takes those faces, and the
+  // edges and corners none of them reads, out of their fills.
   virtual bool readsFaceLinks() const = 0;
   virtual void setPatches(const PatchSet<kDim>& patches) = 0;
   virtual void fillHalos(HaloPart part, double* data) = 0;

@@ -75,7 +75,7 @@ struct StepTimes {
 };
 
 // Which halo cells a fill writes: those the solver's own kernels (the fused update, the built-in
-// refinement criteria) read from the halo, or all of them (prolongation, a user's criterion,
+// refinement criteria, prolongation) read from the halo, or all of them (a user's criterion,
 // output). On the device the kernels read same-level faces from the neighbours
 // (patches/face_links.hpp) and no kernel reads edges or corners; on the host the two are the same.
 enum class HaloCells { ReadByKernels, All };
