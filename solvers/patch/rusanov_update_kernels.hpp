@@ -7,8 +7,8 @@
 
 #include "engine/gpu_runtime.hpp"
 #include "numerics/flux/rusanov.hpp"
-#include "patches/face_links.hpp"
 #include "patches/flux_register.hpp"
+#include "solvers/patch/block_link_shifts.hpp"
 #include "solvers/patch/patch_reduce_kernels.hpp"
 #include "solvers/patch/rusanov_update_device.hpp"
 #include "solvers/patch/rusanov_update_host.hpp"
@@ -228,11 +228,7 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
 
   // Where each face's halo cells are read, for each of the block's patches: faceLinkShift.
   __shared__ std::ptrdiff_t linkShift[Shape::kPatchesPerBlock][2 * kDim];
-  for (int e = tid; e < Shape::kPatchesPerBlock * 2 * kDim; e += Shape::kThreads) {
-    const int r = e / (2 * kDim);
-    const int p = kDim == 3 ? patch : patchAt(min(int(blockIdx.x) * Rows + r, numPatches - 1));
-    linkShift[r][e % (2 * kDim)] = faceLinkShift(layout, faceLinks, p, e % (2 * kDim));
-  }
+  loadBlockLinkShifts<kDim>(linkShift, layout, faceLinks, patches, numPatches, Shape::kThreads);
   __syncthreads();
   const int ownRow = kDim == 3 ? 0 : row, ringOwnRow = kDim == 3 ? 0 : ringRow;
 

@@ -28,11 +28,11 @@
 
 #include "engine/gpu_runtime.hpp"
 #include "numerics/reconstruct/cell_faces.hpp"
-#include "patches/face_links.hpp"
 #include "patches/flux_register.hpp"
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
 #include "physics/conservation_law.hpp"
+#include "solvers/patch/block_link_shifts.hpp"
 #include "solvers/patch/max_eigenvalue.hpp"
 #include "solvers/patch/patch_reduce_kernels.hpp"
 #include "solvers/patch/stage_weights.hpp"
@@ -197,11 +197,7 @@ __global__ void __launch_bounds__(N* Rows,
   }
   // Where each face's halo cells are read, for each of the block's patches: faceLinkShift.
   __shared__ std::ptrdiff_t linkShift[Shape::kPatchesPerBlock][2 * kDim];
-  for (int e = tid; e < Shape::kPatchesPerBlock * 2 * kDim; e += Shape::kThreads) {
-    const int r = e / (2 * kDim);
-    const int p = kDim == 3 ? patch : patchAt(min(int(blockIdx.x) * Rows + r, numPatches - 1));
-    linkShift[r][e % (2 * kDim)] = faceLinkShift(layout, faceLinks, p, e % (2 * kDim));
-  }
+  loadBlockLinkShifts<kDim>(linkShift, layout, faceLinks, patches, numPatches, Shape::kThreads);
   __syncthreads();
   const int ownRow = kDim == 3 ? 0 : row;
   // The marching axis's halo planes, read from shared memory where used (registers are scarce).

@@ -10,6 +10,7 @@
 
 #include "amr/forest.hpp"
 #include "amr/forest_patches.hpp"
+#include "tests/support/leaf_level_at.hpp"
 
 namespace tessera::amr {
 namespace {
@@ -54,18 +55,8 @@ void checkLinearDataAcrossLevels(Vec<int, Dim> trees, int halo, unsigned seed) {
     }
   fillHalos(plan, layout, ReflectionParity(Dim, 1.0), data.data());
 
-  // The level of the leaf whose patch holds point x.
   const auto levelAt = [&](const Vec<double, Dim>& x) {
-    for (int p = 0; p < numPatches; ++p) {
-      bool inside = true;
-      for (int a = 0; a < Dim; ++a) {
-        const double lo = geometry[p].origin[a];
-        inside = inside && x[a] > lo && x[a] < lo + layout.cellsPerAxis * geometry[p].dx[a];
-      }
-      if (inside)
-        return forest.leaves()[p].level;
-    }
-    return -1;
+    return test::leafLevelAt<Dim>(forest, geometry, layout, x);
   };
   int exact = 0, interpolated = 0;
   const int e = layout.extent();

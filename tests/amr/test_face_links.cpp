@@ -11,6 +11,7 @@
 #include "amr/forest.hpp"
 #include "amr/forest_patches.hpp"
 #include "patches/face_links.hpp"
+#include "tests/support/leaf_level_at.hpp"
 
 namespace tessera::amr {
 namespace {
@@ -61,18 +62,8 @@ void checkLinksReadWhatTheFillWrites(Vec<int, Dim> trees, int halo, unsigned see
   fillHalos(whole, layout, parity, filled.data());
   fillHalos(rest, layout, parity, partly.data());
 
-  // The level of the leaf holding point x, -1 outside the domain.
   const auto levelAt = [&](const Vec<double, Dim>& x) {
-    for (int p = 0; p < numPatches; ++p) {
-      bool inside = true;
-      for (int a = 0; a < Dim; ++a) {
-        const double lo = geometry[p].origin[a];
-        inside = inside && x[a] > lo && x[a] < lo + layout.cellsPerAxis * geometry[p].dx[a];
-      }
-      if (inside)
-        return forest.leaves()[p].level;
-    }
-    return -1;
+    return test::leafLevelAt<Dim>(forest, geometry, layout, x);
   };
   const int n = layout.cellsPerAxis;
   int linked = 0, unlinked = 0;

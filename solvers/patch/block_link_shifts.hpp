@@ -1,0 +1,28 @@
+#pragma once
+// The face-link offsets (faceLinkShift) of the patches a block of a fused kernel updates, loaded
+// once into shared memory, where the loads of halo planes and ring cells read them. Device code:
+// include it from a kernel header only.
+#include <cstddef>
+
+#include "patches/face_links.hpp"
+#include "patches/patch_layout.hpp"
+
+namespace tessera {
+
+// shift[r][face] for each of the block's Patches patches: in 3D (one patch a block) the launch's
+// blockIdx.x-th patch, in 2D (Patches rows of patches) patch blockIdx.x * Patches + r, or the last
+// where the rows run past it; the k-th patch of a launch is patches[k], or k without a list. The
+// threads share the entries out; the caller synchronises before reading them.
+template <int Dim, int Patches>
+__device__ inline void loadBlockLinkShifts(std::ptrdiff_t (&shift)[Patches][2 * Dim],
+                                           const PatchLayout<Dim>& layout, const int* faceLinks,
+                                           const int* patches, int numPatches, int threads) {
+  for (int e = int(threadIdx.x); e < Patches * 2 * Dim; e += threads) {
+    const int r = e / (2 * Dim);
+    const int k = Dim == 3 ? int(blockIdx.x) : min(int(blockIdx.x) * Patches + r, numPatches - 1);
+    shift[r][e % (2 * Dim)] =
+        faceLinkShift(layout, faceLinks, patches ? patches[k] : k, e % (2 * Dim));
+  }
+}
+
+} // namespace tessera
