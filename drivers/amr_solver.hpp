@@ -217,9 +217,10 @@ private:
       before = amr::leafPlacements(forest_);
       if (settings_.buffer)
         bufferRefinement(flags);
-      forest_.adapt(flags, settings_.minLevel, settings_.maxLevel);
-      after = amr::leafPlacements(forest_);
-      changed = before != after;
+      if (forest_.adapt(flags, settings_.minLevel, settings_.maxLevel)) {
+        after = amr::leafPlacements(forest_);
+        changed = before != after;
+      }
       if (ranks_ > 1) // every rank repartitions and replans if any rank's patches changed
         MPI_Allreduce(MPI_IN_PLACE, &changed, 1, MPI_INT, MPI_LOR, comm());
     }
