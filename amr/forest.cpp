@@ -81,33 +81,6 @@ int coarsenFlaggedFamily(typename P4est<Dim>::Forest* f, p4est_topidx_t,
   return 1;
 }
 
-// Whether a flag can act on this rank's leaves: a leaf below maxLevel flagged to refine, or a
-// whole family above minLevel flagged to coarsen (its members are consecutive leaves: forest
-// order is Morton order within a tree).
-template <int Dim>
-bool someFlagActs(const std::vector<Leaf<Dim>>& leaves, std::span<const AdaptFlag> flags,
-                  int minLevel, int maxLevel) {
-  constexpr std::size_t kChildren = std::size_t(1) << Dim;
-  for (std::size_t i = 0; i < leaves.size(); ++i) {
-    if (flags[i] == AdaptFlag::Refine && leaves[i].level < maxLevel)
-      return true;
-    if (flags[i] != AdaptFlag::Coarsen || leaves[i].level <= minLevel ||
-        i + kChildren > leaves.size())
-      continue;
-    bool family = true;
-    for (std::size_t c = 1; c < kChildren && family; ++c) {
-      const Leaf<Dim>& a = leaves[i];
-      const Leaf<Dim>& b = leaves[i + c];
-      family = flags[i + c] == AdaptFlag::Coarsen && b.tree == a.tree && b.level == a.level;
-      for (int d = 0; d < Dim && family; ++d)
-        family = b.index[d] >> 1 == a.index[d] >> 1;
-    }
-    if (family)
-      return true;
-  }
-  return false;
-}
-
 // p4est registers itself once per process (2D and 3D forests alike); its chatter is turned off.
 void initialiseP4estOnce() {
   static std::once_flag once;
@@ -229,7 +202,7 @@ template <int Dim>
 Forest<Dim>::~Forest() = default;
 
 template <int Dim>
-bool Forest<Dim>::adapt(std::span<const AdaptFlag> flags, int minLevel, int maxLevel) {
+void Forest<Dim>::adapt(std::span<const AdaptFlag> flags, int minLevel, int maxLevel) {
   using Api = P4est<Dim>;
   if (flags.size() != leaves_.size())
     throw std::invalid_argument("Forest::adapt: " + std::to_string(flags.size()) + " flags for " +
@@ -237,10 +210,6 @@ bool Forest<Dim>::adapt(std::span<const AdaptFlag> flags, int minLevel, int maxL
   if (minLevel < 0 || maxLevel > deepestLevel() || minLevel > maxLevel)
     throw std::invalid_argument("Forest::adapt: need 0 <= minLevel <= maxLevel <= " +
                                 std::to_string(deepestLevel()));
-  int acts = someFlagActs(leaves_, flags, minLevel, maxLevel);
-  MPI_Allreduce(MPI_IN_PLACE, &acts, 1, MPI_INT, MPI_LOR, comm_);
-  if (!acts)
-    return false;
   auto* forest = state_->forest;
   std::size_t i = 0;
   forEachLocalQuadrant<Dim>(forest, [&](int, typename Api::Quadrant* q) {
@@ -253,7 +222,6 @@ bool Forest<Dim>::adapt(std::span<const AdaptFlag> flags, int minLevel, int maxL
   Api::balance(forest, &clearFlag<Dim>);
   forest->user_pointer = nullptr;
   collectLeaves();
-  return true;
 }
 
 template <int Dim>

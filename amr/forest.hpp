@@ -69,10 +69,8 @@ public:
 
   // Refines the leaves flagged Refine (not beyond maxLevel) and coarsens every family whose
   // members are all flagged Coarsen (not below minLevel), then refines further where needed to
-  // restore 2:1 balance across faces, edges and corners. flags has one entry per leaf. Collective;
-  // returns false, having done nothing, where no flag on any rank can act (most regrids of a run:
-  // p4est's balance alone walks the whole forest).
-  bool adapt(std::span<const AdaptFlag> flags, int minLevel, int maxLevel);
+  // restore 2:1 balance across faces, edges and corners. flags has one entry per leaf.
+  void adapt(std::span<const AdaptFlag> flags, int minLevel, int maxLevel);
 
   // Collective: moves leaves between the ranks along the space-filling curve so that the ranks'
   // sums of weights (one positive weight per local leaf, e.g. a patch's cost) are as equal as

@@ -217,10 +217,9 @@ private:
       before = amr::leafPlacements(forest_);
       if (settings_.buffer)
         bufferRefinement(flags);
-      if (forest_.adapt(flags, settings_.minLevel, settings_.maxLevel)) {
-        after = amr::leafPlacements(forest_);
-        changed = before != after;
-      }
+      forest_.adapt(flags, settings_.minLevel, settings_.maxLevel);
+      after = amr::leafPlacements(forest_);
+      changed = before != after;
       if (ranks_ > 1) // every rank repartitions and replans if any rank's patches changed
         MPI_Allreduce(MPI_IN_PLACE, &changed, 1, MPI_INT, MPI_LOR, comm());
     }
