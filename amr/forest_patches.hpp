@@ -1,6 +1,7 @@
 #pragma once
 // From forest leaves to patches: the geometry of each leaf's patch, the halo and reflux plans, and
 // on several MPI ranks the ghost patches those plans read.
+#include <memory>
 #include <mpi.h>
 #include <stdexcept>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "patches/ghost_patches.hpp"
 #include "patches/ghost_reads.hpp"
 #include "patches/halo_plan.hpp"
+#include "patches/halo_planner.hpp"
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
 
@@ -66,17 +68,25 @@ std::vector<PatchPlacement<Dim>> placementsWithGhosts(const Forest<Dim>& forest)
   return placements;
 }
 
-// The halo plan of this rank's leaves, across levels, reading ghost patches numbered after the
-// leaves. The boundary's periodic axes must be the forest's.
+// The planner of this rank's leaves' halos, across levels, reading ghost patches numbered after
+// the leaves. The boundary's periodic axes must be the forest's.
+template <int Dim>
+std::shared_ptr<const HaloPlanner<Dim>> forestHaloPlanner(const Forest<Dim>& forest,
+                                                          const PatchLayout<Dim>& layout,
+                                                          const DomainBoundary<Dim>& boundary) {
+  for (int a = 0; a < Dim; ++a)
+    if ((boundary.kind[a][0] == BoundaryKind::Periodic) != forest.periodic()[a])
+      throw std::invalid_argument("forestHaloPlanner: periodic axes differ from the forest's");
+  return std::make_shared<const HaloPlanner<Dim>>(layout, placementsWithGhosts(forest),
+                                                  forest.treesPerAxis(), boundary,
+                                                  int(forest.leaves().size()));
+}
+
+// Its whole plan.
 template <int Dim>
 HaloPlan<Dim> forestHaloPlan(const Forest<Dim>& forest, const PatchLayout<Dim>& layout,
                              const DomainBoundary<Dim>& boundary) {
-  for (int a = 0; a < Dim; ++a)
-    if ((boundary.kind[a][0] == BoundaryKind::Periodic) != forest.periodic()[a])
-      throw std::invalid_argument("forestHaloPlan: periodic axes differ from the forest's");
-  const auto placements = placementsWithGhosts(forest);
-  return buildHaloPlan<Dim>(layout, placements, forest.treesPerAxis(), boundary,
-                            int(forest.leaves().size()));
+  return forestHaloPlanner(forest, layout, boundary)->whole();
 }
 
 // The coarse-fine faces of this rank's leaves, for refluxing; a finer patch across may be a ghost.

@@ -150,7 +150,7 @@ private:
   // What the solver needs to know of this rank's leaves (PatchSolver's constructor and remesh).
   struct ForestPlans {
     std::vector<PatchGeometry<kDim>> geometry;
-    HaloPlan<kDim> halo;
+    HaloPlanSource<kDim> halo;
     std::vector<RefluxOp<kDim>> reflux;
     GhostPatches ghosts;
   };
@@ -159,9 +159,15 @@ private:
   ForestPlans plansOnForest() const {
     ForestPlans plans;
     plans.geometry = amr::leafGeometry(forest_, layout_, lower_, upper_);
-    plans.halo = amr::forestHaloPlan(forest_, layout_, boundary_);
     plans.reflux = amr::forestRefluxPlan(forest_, boundary_);
-    plans.ghosts = amr::ghostPatches(forest_, layout_, plans.halo, plans.reflux);
+    auto planner = amr::forestHaloPlanner(forest_, layout_, boundary_);
+    if (mpi::rankCount(forest_.comm()) == 1) {
+      plans.halo = std::move(planner); // the solver plans what its back end reads
+      return plans;
+    }
+    HaloPlan<kDim> halo = planner->whole(); // the ghosts' exchange reads what every cell reads
+    plans.ghosts = amr::ghostPatches(forest_, layout_, halo, plans.reflux);
+    plans.halo = std::move(halo);
     return plans;
   }
 

@@ -54,6 +54,8 @@ struct HaloOp {
   // Axes across which the source is a periodic image (bit a for axis a): the box lies on the
   // domain's boundary, where a boundary hook may take its cells over.
   std::uint8_t wrapMask = 0;
+
+  friend bool operator==(const HaloOp&, const HaloOp&) = default;
 };
 
 template <int Dim>

@@ -2,6 +2,7 @@
 // The device back end of a PatchSolver (patch_backend.hpp): the plans and geometry uploaded once
 // per mesh, every kernel launched on the device, and only dt (and a regrid's flags) back to the
 // host. Device builds only (PatchSolver builds one where compiledDeviceBackend() says so).
+#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -54,7 +55,7 @@ public:
 
   void fillHalos(HaloPart part, double* data) override {
     if (part == HaloPart::Unread && !unreadHalo_)
-      unreadHalo_.emplace(*unreadOps_, layout_, parity_);
+      unreadHalo_.emplace(unreadOps_(), layout_, parity_);
     (part == HaloPart::Inner   ? innerHalo_
      : part == HaloPart::Outer ? outerHalo_
                                : *unreadHalo_)
@@ -129,7 +130,7 @@ private:
   int numPatches_ = 0, innerCount_ = 0, outerCount_ = 0;
   DeviceArray<PatchGeometry<kDim>> geometry_;
   DeviceHaloPlan<kDim> innerHalo_, outerHalo_;
-  const HaloPlan<kDim>* unreadOps_ = nullptr; // the solver's, valid until the next setPatches
+  std::function<const HaloPlan<kDim>&()> unreadOps_; // the solver's, until the next setPatches
   std::optional<DeviceHaloPlan<kDim>> unreadHalo_;
   DeviceArray<int> faceLinks_; // FaceLinks::neighbour
   DeviceRefluxPlan<kDim> reflux_;

@@ -30,7 +30,7 @@ public:
   void fillHalos(HaloPart part, double* data) override {
     const HaloPlan<kDim>& plan = part == HaloPart::Inner   ? *set_.innerOps
                                  : part == HaloPart::Outer ? *set_.outerOps
-                                                           : *set_.unreadOps;
+                                                           : set_.unreadOps();
     tessera::fillHalos(plan, layout_, parity_, data);
   }
 

@@ -3,6 +3,7 @@
 // (device_patch_backend.hpp), chosen once when the solver is built. The solver keeps the state,
 // the time stepping, the ghost exchanges and the refluxing's order; a back end runs its kernels
 // on the patches it was last given.
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -32,9 +33,10 @@ struct PatchSet {
   std::span<const PatchGeometry<Dim>> geometry; // the owned patches
   const HaloPlan<Dim>* innerOps = nullptr;
   const HaloPlan<Dim>* outerOps = nullptr;
-  const HaloPlan<Dim>* unreadOps = nullptr; // empty unless the back end reads face links
-  std::span<const int> faceLinks;           // FaceLinks::neighbour of the owned patches, or none
-  std::span<const int> inner, outer;        // the owned patches of each part
+  // The unread operations (empty unless the back end reads face links), built when first called.
+  std::function<const HaloPlan<Dim>&()> unreadOps;
+  std::span<const int> faceLinks;    // FaceLinks::neighbour of the owned patches, or none
+  std::span<const int> inner, outer; // the owned patches of each part
   std::span<const RefluxOp<Dim>> reflux;
   std::span<const int> refluxed; // coarse patches the reflux plan corrects
   bool distributed = false;      // several ranks: updates go part by part

@@ -34,6 +34,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "engine/device_array.hpp"
@@ -51,6 +52,7 @@
 #include "patches/flux_register.hpp"
 #include "patches/ghost_patches.hpp"
 #include "patches/halo_plan.hpp"
+#include "patches/halo_planner.hpp"
 #include "patches/indicator_criterion.hpp"
 #include "patches/patch_store.hpp"
 #include "patches/remap_plan.hpp"
@@ -105,10 +107,12 @@ public:
   // Patches of one layout with their geometry, the plan that fills their halos and, where
   // patches of different levels meet, the plan that corrects coarse cells by the fine fluxes.
   // `space` says where the state lives and the steps run (Device: see requireDevice()).
-  // geometry holds the owned patches; the plans number the ghost patches after them.
+  // geometry holds the owned patches; the plans number the ghost patches after them. Without
+  // ghost patches the halo plan may come as its planner, which then builds only what the back end
+  // reads (the unlinked faces on a device) and the rest when a fill of every halo cell asks.
   // The layout's halo must be at least the scheme's (scheme.spatial.halo()).
   PatchSolver(PDE pde, PatchLayout<kDim> layout, std::vector<PatchGeometry<kDim>> geometry,
-              HaloPlan<kDim> plan, double cfl, std::vector<RefluxOp<kDim>> refluxPlan = {},
+              HaloPlanSource<kDim> plan, double cfl, std::vector<RefluxOp<kDim>> refluxPlan = {},
               MemorySpace space = MemorySpace::Host, GhostPatches ghosts = {},
               PatchScheme scheme = {})
       : pde_(pde), layout_(layout), parity_(reflectionParityOf<PDE>()), cfl_(cfl), space_(space),
@@ -157,7 +161,7 @@ public:
   // owned patches' state (one patch per geometry entry, in any memory space). Time, step count
   // and timers carry on. A state where the steps run, with room for the ghost patches (none on
   // one rank), becomes the current state as it is: no copy.
-  void remesh(std::vector<PatchGeometry<kDim>> geometry, HaloPlan<kDim> plan,
+  void remesh(std::vector<PatchGeometry<kDim>> geometry, HaloPlanSource<kDim> plan,
               std::vector<RefluxOp<kDim>> refluxPlan, GhostPatches ghosts, PatchStore<kDim> state) {
     if (state.numPatches() != int(geometry.size()))
       throw std::invalid_argument("PatchSolver::remesh: " + std::to_string(state.numPatches()) +
@@ -337,6 +341,16 @@ private:
     std::vector<int> inner, outer;
     HaloPlan<kDim> innerOps, outerOps;
     FaceLinks<kDim> links;
+    // The planner, where it has not yet built links.unreadOps.
+    std::shared_ptr<const HaloPlanner<kDim>> unreadPlanner;
+
+    const HaloPlan<kDim>& unreadOps() {
+      if (unreadPlanner) {
+        links.unreadOps = unreadPlanner->unread();
+        unreadPlanner.reset();
+      }
+      return links.unreadOps;
+    }
   };
 
   static HaloParts splitByGhostReads(HaloPlan<kDim> plan, int owned) {
@@ -470,14 +484,26 @@ private:
   }
 
   // Everything that follows from the patches, except the current state (its caller's).
-  void setPatches(std::vector<PatchGeometry<kDim>> geometry, HaloPlan<kDim> plan,
+  void setPatches(std::vector<PatchGeometry<kDim>> geometry, HaloPlanSource<kDim> plan,
                   std::vector<RefluxOp<kDim>> refluxPlan, GhostPatches ghosts) {
     geometry_ = std::move(geometry);
-    halo_ = splitByGhostReads(std::move(plan), numPatches());
-    if (backend_->readsFaceLinks()) {
-      halo_.links = unlinkedFaces<kDim>(numPatches());
-      linkSameLevelFaces(halo_.innerOps, layout_, halo_.links);
-      linkSameLevelFaces(halo_.outerOps, layout_, halo_.links);
+    const auto* planner = std::get_if<std::shared_ptr<const HaloPlanner<kDim>>>(&plan);
+    if (planner && backend_->readsFaceLinks() && ghosts.count == 0) {
+      // Only the faces the kernels read from the halo are planned now; the rest when asked for.
+      halo_ = std::make_unique<HaloParts>();
+      for (int p = 0; p < numPatches(); ++p)
+        halo_->inner.push_back(p);
+      halo_->innerOps = (*planner)->unlinkedFaces(halo_->links.neighbour);
+      halo_->outerOps.inflowStates = halo_->innerOps.inflowStates;
+      halo_->unreadPlanner = *planner;
+    } else {
+      halo_ = std::make_unique<HaloParts>(splitByGhostReads(
+          planner ? (*planner)->whole() : std::get<HaloPlan<kDim>>(std::move(plan)), numPatches()));
+      if (backend_->readsFaceLinks()) {
+        halo_->links = unlinkedFaces<kDim>(numPatches());
+        linkSameLevelFaces(halo_->innerOps, layout_, halo_->links);
+        linkSameLevelFaces(halo_->outerOps, layout_, halo_->links);
+      }
     }
     refluxPlan_ = std::move(refluxPlan);
     ghosts_ = std::move(ghosts);
@@ -506,12 +532,12 @@ private:
                            refluxedPatches_.end());
     PatchSet<kDim> set;
     set.geometry = geometry_;
-    set.innerOps = &halo_.innerOps;
-    set.outerOps = &halo_.outerOps;
-    set.unreadOps = &halo_.links.unreadOps;
-    set.faceLinks = halo_.links.neighbour;
-    set.inner = halo_.inner;
-    set.outer = halo_.outer;
+    set.innerOps = &halo_->innerOps;
+    set.outerOps = &halo_->outerOps;
+    set.unreadOps = [parts = halo_.get()]() -> const HaloPlan<kDim>& { return parts->unreadOps(); };
+    set.faceLinks = halo_->links.neighbour;
+    set.inner = halo_->inner;
+    set.outer = halo_->outer;
     set.reflux = refluxPlan_;
     set.refluxed = refluxedPatches_;
     set.distributed = ranks_ > 1;
@@ -530,7 +556,8 @@ private:
   PDE pde_;
   PatchLayout<kDim> layout_;
   std::vector<PatchGeometry<kDim>> geometry_;
-  HaloParts halo_;
+  // On the heap: the back end keeps pointers to its plans, and a solver may move.
+  std::unique_ptr<HaloParts> halo_;
   std::vector<RefluxOp<kDim>> refluxPlan_;
   std::vector<int> refluxedPatches_; // coarse patches the reflux plan corrects
   GhostPatches ghosts_;

@@ -2,7 +2,7 @@
 // halo cell (the linked neighbour's cell, or the halo cell the rest of the plan fills) is exactly
 // what the whole plan writes there; the faces linked are those with a same-level neighbour that
 // is not a periodic image, found from the leaves' geometry; the plan left fills faces only; no
-// operation is lost or doubled.
+// operation is lost or doubled; a HaloPlanner builds both parts directly, equal to the split.
 #include <cmath>
 #include <gtest/gtest.h>
 #include <random>
@@ -33,6 +33,8 @@ void checkLinksReadWhatTheFillWrites(Vec<int, Dim> trees, int halo, unsigned see
   DomainBoundary<Dim> boundary = DomainBoundary<Dim>::all(BoundaryKind::Reflecting);
   boundary.kind[0] = {BoundaryKind::Periodic, BoundaryKind::Periodic};
   boundary.kind[1][1] = BoundaryKind::Outflow;
+  boundary.kind[Dim - 1][0] = BoundaryKind::Inflow; // in 2D on y, beside y's outflow
+  boundary.inflowState[Dim - 1][0] = {1.0, 0.5};
   Vec<double, Dim> upper;
   for (int a = 0; a < Dim; ++a)
     upper[a] = trees[a];
@@ -98,6 +100,15 @@ void checkLinksReadWhatTheFillWrites(Vec<int, Dim> trees, int halo, unsigned see
     }
   EXPECT_GT(linked, 0);
   EXPECT_GT(unlinked, 0);
+
+  // The planner builds the same two parts directly, in the same order.
+  const auto planner = forestHaloPlanner(forest, layout, boundary);
+  std::vector<int> neighbour;
+  const HaloPlan<Dim> kept = planner->unlinkedFaces(neighbour);
+  EXPECT_EQ(neighbour, links.neighbour);
+  EXPECT_TRUE(kept.ops == rest.ops);
+  EXPECT_TRUE(planner->unread().ops == links.unreadOps.ops);
+  EXPECT_EQ(kept.inflowStates, whole.inflowStates);
 }
 
 TEST(FaceLinks, ReadWhatTheWholeFillWrites2D) {

@@ -1,0 +1,239 @@
+#include "patches/halo_planner.hpp"
+
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include "patches/face_links.hpp"
+
+namespace tessera {
+namespace {
+
+// The destination cells d in [lo, hi) whose u = scale d + shift lies in [from, to).
+inline bool restrictRange(int scale, int shift, int from, int to, int& lo, int& hi) {
+  if (scale == 0)
+    return shift >= from && shift < to; // every d maps to shift
+  const int a = scale == 1 ? from - shift : shift - to + 1;
+  const int b = scale == 1 ? to - shift : shift - from + 1;
+  lo = std::max(lo, a);
+  hi = std::min(hi, b);
+  return lo < hi;
+}
+
+// The face a direction points to (2 * axis + side), or -1 for an edge or a corner.
+template <int Dim>
+int faceOf(const Vec<int, Dim>& d) {
+  int face = -1;
+  for (int a = 0; a < Dim; ++a)
+    if (d[a] != 0) {
+      if (face >= 0)
+        return -1;
+      face = 2 * a + (d[a] > 0 ? 1 : 0);
+    }
+  return face;
+}
+
+// The patch whose interior a face's halo copies by a plain translation (a same-level neighbour
+// inside the domain), given the face's operations; -1 if none.
+template <int Dim>
+int linkedNeighbour(std::span<const HaloOp<Dim>> ops) {
+  if (ops.size() != 1)
+    return -1;
+  const HaloOp<Dim>& op = ops[0];
+  if (op.source != HaloSource::SameLevel || op.wrapMask != 0 || op.reflectMask != 0)
+    return -1;
+  for (int a = 0; a < Dim; ++a)
+    if (op.scale[a] != 1)
+      return -1; // an outflow boundary's clamp reads the patch itself
+  return op.srcPatch;
+}
+
+} // namespace
+
+template <int Dim>
+HaloPlanner<Dim>::HaloPlanner(const PatchLayout<Dim>& layout,
+                              std::vector<PatchPlacement<Dim>> patches,
+                              Vec<int, Dim> level0PatchesPerAxis,
+                              const DomainBoundary<Dim>& boundary, int filledPatches)
+    : layout_(layout), patches_(std::move(patches)), index_(patches_),
+      level0_(level0PatchesPerAxis), boundary_(boundary),
+      filled_(filledPatches < 0 ? int(patches_.size()) : filledPatches) {
+  const int n = layout.cellsPerAxis;
+  if (n + layout.halo > kMaxHaloPlanCells)
+    throw std::invalid_argument("halo plan: patches of " + std::to_string(n) +
+                                " cells a side exceed the plan's " +
+                                std::to_string(kMaxHaloPlanCells));
+  for (int p = 0; p < filled_; ++p)
+    if (patches_[std::size_t(p)].level > 0 && n % 2 != 0)
+      throw std::invalid_argument("halo plan: refined patches need an even cell count per axis");
+  for (int a = 0; a < Dim; ++a)
+    for (int side = 0; side < 2; ++side) {
+      inflowIndex_[a][side] = -1;
+      if (boundary.kind[a][side] == BoundaryKind::Periodic &&
+          boundary.kind[a][1 - side] != BoundaryKind::Periodic)
+        throw std::invalid_argument("periodic boundary on axis " + std::to_string(a) +
+                                    " must be periodic on both sides");
+      if (boundary.kind[a][side] != BoundaryKind::Inflow)
+        continue;
+      const auto& state = boundary.inflowState[a][side];
+      if (state.size() != std::size_t(layout.numVars))
+        throw std::invalid_argument("inflow state on axis " + std::to_string(a) + " has " +
+                                    std::to_string(state.size()) + " values, expected " +
+                                    std::to_string(layout.numVars));
+      inflowIndex_[a][side] = int(inflowStates_.size());
+      inflowStates_.push_back(state);
+    }
+}
+
+template <int Dim>
+HaloPlan<Dim> HaloPlanner<Dim>::whole() const {
+  return planOf(true, [](int, const Vec<int, Dim>&, std::span<const HaloOp<Dim>>) { return true; });
+}
+
+template <int Dim>
+HaloPlan<Dim> HaloPlanner<Dim>::unlinkedFaces(std::vector<int>& neighbour) const {
+  constexpr int kFaces = FaceLinks<Dim>::kFaces;
+  neighbour.assign(std::size_t(filled_) * kFaces, -1);
+  return planOf(false, [&](int p, const Vec<int, Dim>& d, std::span<const HaloOp<Dim>> ops) {
+    const int linked = linkedNeighbour<Dim>(ops);
+    if (linked < 0)
+      return true;
+    neighbour[std::size_t(p) * kFaces + std::size_t(faceOf<Dim>(d))] = linked;
+    return false;
+  });
+}
+
+template <int Dim>
+HaloPlan<Dim> HaloPlanner<Dim>::unread() const {
+  return planOf(true, [](int, const Vec<int, Dim>& d, std::span<const HaloOp<Dim>> ops) {
+    return faceOf<Dim>(d) < 0 || linkedNeighbour<Dim>(ops) >= 0;
+  });
+}
+
+template <int Dim>
+template <class Keep>
+HaloPlan<Dim> HaloPlanner<Dim>::planOf(bool withEdges, Keep&& keep) const {
+  HaloPlan<Dim> plan;
+  plan.inflowStates = inflowStates_;
+  int directions = 1;
+  for (int a = 0; a < Dim; ++a)
+    directions *= 3;
+  // One operation per patch and direction, more where a finer neighbour splits one: the common
+  // case without regrowth (a regrid of thousands of patches spent much of its plan in copies).
+  plan.ops.reserve(std::size_t(filled_) * std::size_t(withEdges ? directions - 1 : 2 * Dim) * 5 /
+                   4);
+  std::vector<HaloOp<Dim>> ops;
+  for (int p = 0; p < filled_; ++p)
+    for (int m = 0; m < directions; ++m) {
+      Vec<int, Dim> d;
+      int nonzero = 0;
+      for (int a = 0, r = m; a < Dim; ++a, r /= 3) {
+        d[a] = r % 3 - 1;
+        nonzero += d[a] != 0;
+      }
+      if (nonzero == 0 || (nonzero > 1 && !withEdges))
+        continue;
+      ops.clear();
+      appendOps(p, d, ops);
+      if (keep(p, d, std::span<const HaloOp<Dim>>(ops)))
+        plan.ops.insert(plan.ops.end(), ops.begin(), ops.end());
+    }
+  return plan;
+}
+
+template <int Dim>
+void HaloPlanner<Dim>::appendOps(int p, const Vec<int, Dim>& d,
+                                 std::vector<HaloOp<Dim>>& ops) const {
+  const int n = layout_.cellsPerAxis;
+  const int h = layout_.halo;
+  const int level = patches_[std::size_t(p)].level;
+  const Vec<int, Dim> at = patches_[std::size_t(p)].index;
+  HaloOp<Dim> op;
+  op.dstPatch = p;
+  const auto set = [](std::int16_t& field, int value) { field = std::int16_t(value); };
+  // The neighbouring patch position on this level, after periodic wrap; physical axes keep
+  // this patch's position and map cells into it by mirror or clamp.
+  Vec<int, Dim> virtualAt = at;
+  for (int a = 0; a < Dim; ++a) {
+    set(op.lo[a], d[a] < 0 ? -h : (d[a] == 0 ? 0 : n));
+    set(op.hi[a], d[a] < 0 ? 0 : (d[a] == 0 ? n : n + h));
+    op.scale[a] = 1;
+    op.shift[a] = 0;
+    if (d[a] == 0)
+      continue;
+    const int side = d[a] < 0 ? 0 : 1;
+    const int patchesOnLevel = level0_[a] << level;
+    const int neighbour = at[a] + d[a];
+    const bool inside = neighbour >= 0 && neighbour < patchesOnLevel;
+    const BoundaryKind kind = boundary_.kind[a][side];
+    if (inside || kind == BoundaryKind::Periodic) {
+      virtualAt[a] = (neighbour + patchesOnLevel) % patchesOnLevel;
+      set(op.shift[a], -d[a] * n);
+      if (!inside)
+        op.wrapMask = std::uint8_t(op.wrapMask | 1 << a);
+    } else if (kind == BoundaryKind::Outflow) {
+      op.scale[a] = 0;
+      set(op.shift[a], side == 0 ? 0 : n - 1);
+    } else if (kind == BoundaryKind::Reflecting) {
+      op.scale[a] = -1;
+      set(op.shift[a], side == 0 ? -1 : 2 * n - 1);
+      op.reflectMask = std::uint8_t(op.reflectMask | 1 << a);
+    } else if (op.fixedState < 0) { // Inflow; at a corner of two inflow faces the first wins
+      op.fixedState = std::int8_t(inflowIndex_[a][side]);
+    }
+  }
+  if (op.fixedState >= 0) { // an inflow state is imposed as given, never mirrored
+    op.source = HaloSource::Fixed;
+    op.srcPatch = p;
+    op.reflectMask = 0;
+    ops.push_back(op);
+    return;
+  }
+  if (const int same = index_.at(level, virtualAt); same >= 0) {
+    op.source = HaloSource::SameLevel;
+    op.srcPatch = same;
+    ops.push_back(op);
+    return;
+  }
+  Vec<int, Dim> parentAt;
+  for (int a = 0; a < Dim; ++a)
+    parentAt[a] = virtualAt[a] >> 1;
+  if (const int coarse = level > 0 ? index_.at(level - 1, parentAt) : -1; coarse >= 0) {
+    op.source = HaloSource::Coarser;
+    op.srcPatch = coarse;
+    for (int a = 0; a < Dim; ++a)
+      set(op.shift[a], op.shift[a] + (virtualAt[a] & 1) * n); // the virtual patch's corner
+    ops.push_back(op);
+    return;
+  }
+  // Finer: each child of the virtual patch that the box maps into gives one operation.
+  const int half = n / 2;
+  for (int k = 0; k < (1 << Dim); ++k) {
+    HaloOp<Dim> part = op;
+    Vec<int, Dim> childAt;
+    bool overlaps = true;
+    for (int a = 0; a < Dim && overlaps; ++a) {
+      const int c = (k >> a) & 1;
+      childAt[a] = 2 * virtualAt[a] + c;
+      int lo = part.lo[a], hi = part.hi[a];
+      overlaps = restrictRange(op.scale[a], op.shift[a], c * half, (c + 1) * half, lo, hi);
+      set(part.lo[a], lo);
+      set(part.hi[a], hi);
+      set(part.shift[a], part.shift[a] - c * half);
+    }
+    if (!overlaps)
+      continue;
+    part.source = HaloSource::Finer;
+    part.srcPatch = index_.at(level + 1, childAt);
+    if (part.srcPatch < 0)
+      throw std::invalid_argument("halo plan: patch " + std::to_string(p) + " on level " +
+                                  std::to_string(level) +
+                                  " has a neighbour more than one level finer or none");
+    ops.push_back(part);
+  }
+}
+
+template class HaloPlanner<2>;
+template class HaloPlanner<3>;
+
+} // namespace tessera
