@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <bit>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "amr/p4est_api.hpp"
+#include "patches/placement_index.hpp"
 
 namespace tessera::amr {
 namespace {
@@ -79,6 +81,75 @@ int coarsenFlaggedFamily(typename P4est<Dim>::Forest* f, p4est_topidx_t,
     if (dataOf<Dim>(family[c]).flag >= 0 || family[c]->level <= limits->minLevel)
       return 0;
   return 1;
+}
+
+// Whether some flag changes this rank's leaves: a leaf below maxLevel flagged to refine, or a
+// whole family above minLevel flagged to coarsen that no finer leaf touches. A family beside a
+// finer leaf p4est would coarsen and its balance refine again, to the same leaves: most regrids
+// of a run flag such families beside the finest patches, and change nothing. A family's members
+// are consecutive leaves (Morton order within a tree); the ghost leaves include every leaf that
+// touches one of this rank's.
+template <int Dim>
+bool someFlagActs(const std::vector<Leaf<Dim>>& leaves, const std::vector<GhostLeaf<Dim>>& ghosts,
+                  std::span<const AdaptFlag> flags, int minLevel, int maxLevel,
+                  Vec<int, Dim> treesPerAxis, Vec<bool, Dim> periodic) {
+  constexpr std::size_t kChildren = std::size_t(1) << Dim;
+  std::optional<PlacementIndex<Dim>> index; // built for the first family found
+  const auto finerNeighbour = [&](const Leaf<Dim>& leaf) {
+    const int level = leaf.level;
+    for (int n = 0; n < kNeighbourDirections<Dim>; ++n) {
+      Vec<int, Dim> at = leaf.index;
+      bool inside = true;
+      for (int a = 0, m = n; a < Dim; ++a, m /= 3) {
+        const int patchesOnLevel = treesPerAxis[a] << level;
+        at[a] += m % 3 - 1;
+        if (periodic[a])
+          at[a] = (at[a] + patchesOnLevel) % patchesOnLevel;
+        inside = inside && at[a] >= 0 && at[a] < patchesOnLevel;
+      }
+      if (!inside || index->at(level, at) >= 0)
+        continue;
+      Vec<int, Dim> parent;
+      for (int a = 0; a < Dim; ++a)
+        parent[a] = at[a] >> 1;
+      if (index->at(level - 1, parent) < 0)
+        return true; // neither this level nor the next coarser: 2:1 balance leaves finer ones
+    }
+    return false;
+  };
+  for (std::size_t i = 0; i < leaves.size(); ++i) {
+    if (flags[i] == AdaptFlag::Refine && leaves[i].level < maxLevel)
+      return true;
+    if (flags[i] != AdaptFlag::Coarsen || leaves[i].level <= minLevel ||
+        i + kChildren > leaves.size())
+      continue;
+    bool family = true;
+    for (std::size_t c = 1; c < kChildren && family; ++c) {
+      const Leaf<Dim>& a = leaves[i];
+      const Leaf<Dim>& b = leaves[i + c];
+      family = flags[i + c] == AdaptFlag::Coarsen && b.tree == a.tree && b.level == a.level;
+      for (int d = 0; d < Dim && family; ++d)
+        family = b.index[d] >> 1 == a.index[d] >> 1;
+    }
+    if (!family)
+      continue;
+    if (!index) {
+      std::vector<PatchPlacement<Dim>> known;
+      known.reserve(leaves.size() + ghosts.size());
+      for (const Leaf<Dim>& leaf : leaves)
+        known.push_back({leaf.level, leaf.index});
+      for (const GhostLeaf<Dim>& ghost : ghosts)
+        known.push_back({ghost.leaf.level, ghost.leaf.index});
+      index.emplace(known);
+    }
+    bool blocked = false;
+    for (std::size_t c = 0; c < kChildren && !blocked; ++c)
+      blocked = finerNeighbour(leaves[i + c]);
+    if (!blocked)
+      return true;
+    i += kChildren - 1; // the family's other members start no family
+  }
+  return false;
 }
 
 // p4est registers itself once per process (2D and 3D forests alike); its chatter is turned off.
@@ -202,7 +273,7 @@ template <int Dim>
 Forest<Dim>::~Forest() = default;
 
 template <int Dim>
-void Forest<Dim>::adapt(std::span<const AdaptFlag> flags, int minLevel, int maxLevel) {
+bool Forest<Dim>::adapt(std::span<const AdaptFlag> flags, int minLevel, int maxLevel) {
   using Api = P4est<Dim>;
   if (flags.size() != leaves_.size())
     throw std::invalid_argument("Forest::adapt: " + std::to_string(flags.size()) + " flags for " +
@@ -210,6 +281,11 @@ void Forest<Dim>::adapt(std::span<const AdaptFlag> flags, int minLevel, int maxL
   if (minLevel < 0 || maxLevel > deepestLevel() || minLevel > maxLevel)
     throw std::invalid_argument("Forest::adapt: need 0 <= minLevel <= maxLevel <= " +
                                 std::to_string(deepestLevel()));
+  int acts = someFlagActs(leaves_, ghosts_, flags, minLevel, maxLevel, treesPerAxis_, periodic_);
+  if (state_->forest->mpisize > 1) // p4est's adapt and balance are collective
+    MPI_Allreduce(MPI_IN_PLACE, &acts, 1, MPI_INT, MPI_LOR, comm_);
+  if (!acts)
+    return false;
   auto* forest = state_->forest;
   std::size_t i = 0;
   forEachLocalQuadrant<Dim>(forest, [&](int, typename Api::Quadrant* q) {
@@ -222,6 +298,7 @@ void Forest<Dim>::adapt(std::span<const AdaptFlag> flags, int minLevel, int maxL
   Api::balance(forest, &clearFlag<Dim>);
   forest->user_pointer = nullptr;
   collectLeaves();
+  return true;
 }
 
 template <int Dim>

@@ -67,10 +67,12 @@ public:
   // This rank's leaves in forest order (trees in order, Morton order within a tree).
   const std::vector<Leaf<Dim>>& leaves() const { return leaves_; }
 
-  // Refines the leaves flagged Refine (not beyond maxLevel) and coarsens every family whose
-  // members are all flagged Coarsen (not below minLevel), then refines further where needed to
-  // restore 2:1 balance across faces, edges and corners. flags has one entry per leaf.
-  void adapt(std::span<const AdaptFlag> flags, int minLevel, int maxLevel);
+  // Collective: refines the leaves flagged Refine (not beyond maxLevel) and coarsens every family
+  // whose members are all flagged Coarsen (not below minLevel), then refines further where needed
+  // to restore 2:1 balance across faces, edges and corners. flags has one entry per leaf. Returns
+  // false, having left p4est's forest alone, where no rank's flags could change a leaf (nothing to
+  // refine, no family to coarsen that balance would not refine again).
+  bool adapt(std::span<const AdaptFlag> flags, int minLevel, int maxLevel);
 
   // Collective: moves leaves between the ranks along the space-filling curve so that the ranks'
   // sums of weights (one positive weight per local leaf, e.g. a patch's cost) are as equal as

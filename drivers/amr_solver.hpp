@@ -14,6 +14,7 @@
 // The criterion is a built-in one given as data (amr::IndicatorCriterion), evaluated where the
 // state lives, so that a device run sends only the flags to the host; or any host callable
 // (amr::RefinementCriterion), which on the device back end sees a host copy of the state.
+#include <algorithm>
 #include <filesystem>
 #include <mpi.h>
 #include <optional>
@@ -223,9 +224,10 @@ private:
       before = amr::leafPlacements(forest_);
       if (settings_.buffer)
         bufferRefinement(flags);
-      forest_.adapt(flags, settings_.minLevel, settings_.maxLevel);
-      after = amr::leafPlacements(forest_);
-      changed = before != after;
+      if (forest_.adapt(flags, settings_.minLevel, settings_.maxLevel)) {
+        after = amr::leafPlacements(forest_);
+        changed = before != after;
+      }
       if (ranks_ > 1) // every rank repartitions and replans if any rank's patches changed
         MPI_Allreduce(MPI_IN_PLACE, &changed, 1, MPI_INT, MPI_LOR, comm());
     }
@@ -292,7 +294,6 @@ private:
   // to refine is flagged to refine as well, if it is not finer already. The ghost patches' flags
   // come from their owners: a patch at the edge of a rank refines for a neighbour on another.
   void bufferRefinement(std::vector<amr::AdaptFlag>& flags) {
-    const std::vector<PatchPlacement<kDim>> placements = amr::placementsWithGhosts(forest_);
     std::vector<amr::AdaptFlag> asked = flags;
     if (ranks_ > 1) {
       std::vector<double> own;
@@ -301,6 +302,9 @@ private:
       for (double ghostFlag : forest_.exchangeGhostValues(own, 1))
         asked.push_back(static_cast<amr::AdaptFlag>(int(ghostFlag)));
     }
+    if (std::find(asked.begin(), asked.end(), amr::AdaptFlag::Refine) == asked.end())
+      return; // most regrids: no lookups to make
+    const std::vector<PatchPlacement<kDim>> placements = amr::placementsWithGhosts(forest_);
     const PlacementIndex<kDim> index(placements);
     const int owned = int(flags.size());
     for (std::size_t p = 0; p < placements.size(); ++p) {

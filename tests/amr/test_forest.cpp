@@ -156,24 +156,135 @@ TEST(Forest, RefineOneLeafThenCoarsenItsChildren) {
   Forest<3> forest(MPI_COMM_WORLD, {{1, 1, 1}}, {{false, false, false}}, 1);
   ASSERT_EQ(forest.leaves().size(), 8u);
   std::vector<AdaptFlag> flags(8, AdaptFlag::Keep);
+  EXPECT_FALSE(forest.adapt(flags, 0, 3)) << "no flag acts";
   flags[3] = AdaptFlag::Refine;
-  forest.adapt(flags, 0, 3);
+  EXPECT_TRUE(forest.adapt(flags, 0, 3));
   EXPECT_EQ(forest.leaves().size(), 15u);
   expectBalancedAndTiling(forest);
-  // Coarsen the eight children (level 2) again: back to the uniform level 1.
+  // Seven of the eight children (level 2) flagged to coarsen: no family, nothing acts.
   flags.assign(forest.leaves().size(), AdaptFlag::Keep);
+  int marked = 0;
+  for (std::size_t i = 0; i < flags.size(); ++i)
+    if (forest.leaves()[i].level == 2 && ++marked < 8)
+      flags[i] = AdaptFlag::Coarsen;
+  const auto before = forest.leaves();
+  EXPECT_FALSE(forest.adapt(flags, 0, 3));
+  EXPECT_EQ(forest.leaves(), before);
+  // All eight: back to the uniform level 1.
   for (std::size_t i = 0; i < flags.size(); ++i)
     if (forest.leaves()[i].level == 2)
       flags[i] = AdaptFlag::Coarsen;
-  forest.adapt(flags, 0, 3);
+  EXPECT_TRUE(forest.adapt(flags, 0, 3));
   EXPECT_EQ(forest.leaves().size(), 8u);
   // Levels are bounded: coarsening below minLevel and refining beyond maxLevel do nothing.
   flags.assign(8, AdaptFlag::Coarsen);
-  forest.adapt(flags, 1, 3);
+  EXPECT_FALSE(forest.adapt(flags, 1, 3));
   EXPECT_EQ(forest.leaves().size(), 8u);
   flags.assign(8, AdaptFlag::Refine);
-  forest.adapt(flags, 0, 1);
+  EXPECT_FALSE(forest.adapt(flags, 0, 1));
   EXPECT_EQ(forest.leaves().size(), 8u);
+}
+
+// Families flagged to coarsen on adapted forests, the leaves after adapt() against a model of
+// what coarsening then balancing gives: every flagged family coarsens except those whose parent
+// would touch a leaf two levels finer, found by brute force on the leaf boxes, repeatedly (a
+// family stays beside another that stays). Every other trial flags only families beside finer
+// leaves that stay: nothing changes, and adapt() says so.
+template <int Dim>
+void coarsenOnlyWhereBalanceAllows(Vec<int, Dim> trees, Vec<bool, Dim> periodic, unsigned seed) {
+  constexpr int kFinest = 4;
+  constexpr std::size_t kChildren = std::size_t(1) << Dim;
+  Forest<Dim> forest(MPI_COMM_WORLD, trees, periodic, 1);
+  std::mt19937 random(seed);
+  Vec<long long, Dim> extent;
+  for (int a = 0; a < Dim; ++a)
+    extent[a] = (long long)trees[a] << kFinest;
+  int blockedTrials = 0;
+  for (int trial = 0; trial < 30; ++trial) {
+    std::vector<AdaptFlag> refine(forest.leaves().size());
+    for (auto& f : refine)
+      f = random() % 4 == 0 ? AdaptFlag::Refine : AdaptFlag::Keep;
+    forest.adapt(refine, 0, kFinest);
+    const auto& leaves = forest.leaves();
+    const auto touchesFiner = [&](const Box<Dim>& box, int level, std::size_t skipFrom,
+                                  const std::vector<char>& coarsened, const auto& firsts) {
+      for (std::size_t j = 0; j < leaves.size(); ++j) {
+        if (leaves[j].level <= level + 1)
+          continue;
+        // A member of a family that coarsens counts as its parent, one level coarser.
+        bool asParent = false;
+        for (std::size_t f = 0; f < firsts.size(); ++f)
+          asParent = asParent || (coarsened[f] && j >= firsts[f] && j < firsts[f] + kChildren);
+        if (asParent && leaves[j].level - 1 <= level + 1)
+          continue;
+        if (j >= skipFrom && j < skipFrom + kChildren)
+          continue;
+        if (touch(box, boxOf(leaves[j], kFinest), extent, periodic))
+          return true;
+      }
+      return false;
+    };
+    const bool onlyBlocked = trial % 2 == 1;
+    std::vector<std::size_t> firsts; // first member of each flagged family
+    std::vector<AdaptFlag> flags(leaves.size(), AdaptFlag::Keep);
+    for (std::size_t i = 0; i + kChildren <= leaves.size(); ++i) {
+      bool family = leaves[i].level > 0;
+      for (std::size_t c = 1; c < kChildren && family; ++c) {
+        family = leaves[i + c].level == leaves[i].level && leaves[i + c].tree == leaves[i].tree;
+        for (int a = 0; a < Dim && family; ++a)
+          family = leaves[i + c].index[a] >> 1 == leaves[i].index[a] >> 1;
+      }
+      if (!family)
+        continue;
+      Leaf<Dim> parent = leaves[i];
+      parent.level -= 1;
+      for (int a = 0; a < Dim; ++a)
+        parent.index[a] >>= 1;
+      const bool blocked = touchesFiner(boxOf(parent, kFinest), parent.level, i,
+                                        std::vector<char>(firsts.size(), 0), firsts);
+      if (onlyBlocked ? blocked : random() % 3 == 0) {
+        firsts.push_back(i);
+        for (std::size_t c = 0; c < kChildren; ++c)
+          flags[i + c] = AdaptFlag::Coarsen;
+      }
+      i += kChildren - 1;
+    }
+    // The model: all flagged families coarsen, then those beside a leaf two levels finer stay.
+    std::vector<char> coarsened(firsts.size(), 1);
+    for (bool removed = true; removed;) {
+      removed = false;
+      for (std::size_t f = 0; f < firsts.size(); ++f) {
+        if (!coarsened[f])
+          continue;
+        Leaf<Dim> parent = leaves[firsts[f]];
+        parent.level -= 1;
+        for (int a = 0; a < Dim; ++a)
+          parent.index[a] >>= 1;
+        if (touchesFiner(boxOf(parent, kFinest), parent.level, firsts[f], coarsened, firsts)) {
+          coarsened[f] = 0;
+          removed = true;
+        }
+      }
+    }
+    std::size_t coarsens = 0;
+    for (char c : coarsened)
+      coarsens += std::size_t(c);
+    const std::size_t count = leaves.size();
+    const bool acted = forest.adapt(flags, 0, kFinest);
+    EXPECT_EQ(forest.leaves().size(), count - coarsens * (kChildren - 1)) << "trial " << trial;
+    EXPECT_EQ(acted, coarsens > 0) << "trial " << trial << ", " << firsts.size() << " flagged";
+    expectBalancedAndTiling(forest);
+    blockedTrials += onlyBlocked && !firsts.empty() ? 1 : 0;
+  }
+  EXPECT_GE(blockedTrials, 2); // trials where only families that must stay were flagged
+}
+
+TEST(Forest, FamiliesCoarsenOnlyWhereBalanceAllows2D) {
+  coarsenOnlyWhereBalanceAllows<2>({{2, 3}}, {{true, false}}, 3u);
+}
+
+TEST(Forest, FamiliesCoarsenOnlyWhereBalanceAllows3D) {
+  coarsenOnlyWhereBalanceAllows<3>({{1, 2, 1}}, {{false, true, false}}, 5u);
 }
 
 template <int Dim>
