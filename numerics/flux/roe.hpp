@@ -26,28 +26,42 @@ struct Roe {
   template <ConservationLaw PDE>
   static constexpr bool kAppliesTo = EulerLike<PDE>;
 
+  // Roe's average of two states (their pressures given).
+  template <int Dim>
+  struct Average {
+    double rho, H, c, c2, speed2;
+    double u[Dim];
+  };
   template <EulerLike PDE>
-  TESSERA_INLINE static typename PDE::State flux(const PDE& pde, const typename PDE::State& qL,
-                                                 const typename PDE::State& qR, int axis) {
-    using State = typename PDE::State;
-    constexpr int kRho = PDE::kDensity, kM = PDE::kMomentum, kE = PDE::kEnergy, kDim = PDE::kDim;
+  TESSERA_INLINE static Average<PDE::kDim> average(const PDE& pde, const typename PDE::State& qL,
+                                                   const typename PDE::State& qR, double pL,
+                                                   double pR) {
+    constexpr int kRho = PDE::kDensity, kM = PDE::kMomentum, kE = PDE::kEnergy;
     const double invRhoL = 1.0 / qL[kRho], invRhoR = 1.0 / qR[kRho];
-    const double pL = pde.pressure(qL, invRhoL), pR = pde.pressure(qR, invRhoR);
     const double sqrtL = std::sqrt(qL[kRho]), sqrtR = std::sqrt(qR[kRho]);
     const double wL = sqrtL / (sqrtL + sqrtR), wR = 1.0 - wL;
-
-    double u[kDim], du[kDim], speed2 = 0.0;
-    for (int a = 0; a < kDim; ++a) {
+    Average<PDE::kDim> avg;
+    avg.speed2 = 0.0;
+    for (int a = 0; a < PDE::kDim; ++a) {
       const double uL = qL[kM + a] * invRhoL, uR = qR[kM + a] * invRhoR;
-      u[a] = wL * uL + wR * uR;
-      du[a] = uR - uL;
-      speed2 += u[a] * u[a];
+      avg.u[a] = wL * uL + wR * uR;
+      avg.speed2 += avg.u[a] * avg.u[a];
     }
-    const double H = wL * (qL[kE] + pL) * invRhoL + wR * (qR[kE] + pR) * invRhoR;
-    const double c2 = (pde.gamma - 1.0) * (H - 0.5 * speed2);
-    const double c = std::sqrt(c2), rho = sqrtL * sqrtR;
-    const double un = u[axis], dp = pR - pL, drho = qR[kRho] - qL[kRho];
+    avg.H = wL * (qL[kE] + pL) * invRhoL + wR * (qR[kE] + pR) * invRhoR;
+    avg.c2 = (pde.gamma - 1.0) * (avg.H - 0.5 * avg.speed2);
+    avg.c = std::sqrt(avg.c2);
+    avg.rho = sqrtL * sqrtR;
+    return avg;
+  }
 
+  // sum_k |lambda_k| alpha_k r_k along `axis` at the average, for the jumps of density, velocity
+  // and pressure: linear in the jumps, so the implicit solver's Jacobian takes it as a matrix.
+  template <EulerLike PDE>
+  TESSERA_INLINE static typename PDE::State dissipation(const Average<PDE::kDim>& avg, double drho,
+                                                        const double* du, double dp, int axis) {
+    constexpr int kRho = PDE::kDensity, kM = PDE::kMomentum, kE = PDE::kEnergy, kDim = PDE::kDim;
+    const double c = avg.c, c2 = avg.c2, rho = avg.rho, H = avg.H;
+    const double un = avg.u[axis];
     const double delta = kEntropyFix * (std::fabs(un) + c);
     const double aMinus = harten(un - c, delta), aPlus = harten(un + c, delta);
     const double aZero = std::fabs(un);
@@ -56,19 +70,34 @@ struct Roe {
     const double plus = aPlus * (dp + rho * c * du[axis]) / (2.0 * c2);
     const double entropy = aZero * (drho - dp / c2);
 
-    State D; // sum_k |lambda_k| alpha_k r_k
+    typename PDE::State D;
     D[kRho] = minus + entropy + plus;
     double shearEnergy = 0.0;
     for (int a = 0; a < kDim; ++a) {
-      D[kM + a] = (minus + entropy + plus) * u[a];
+      D[kM + a] = (minus + entropy + plus) * avg.u[a];
       if (a != axis) {
         const double shear = aZero * rho * du[a];
         D[kM + a] += shear;
-        shearEnergy += shear * u[a];
+        shearEnergy += shear * avg.u[a];
       }
     }
     D[kM + axis] += c * (plus - minus);
-    D[kE] = minus * (H - un * c) + entropy * 0.5 * speed2 + plus * (H + un * c) + shearEnergy;
+    D[kE] = minus * (H - un * c) + entropy * 0.5 * avg.speed2 + plus * (H + un * c) + shearEnergy;
+    return D;
+  }
+
+  template <EulerLike PDE>
+  TESSERA_INLINE static typename PDE::State flux(const PDE& pde, const typename PDE::State& qL,
+                                                 const typename PDE::State& qR, int axis) {
+    using State = typename PDE::State;
+    constexpr int kRho = PDE::kDensity, kM = PDE::kMomentum, kDim = PDE::kDim;
+    const double invRhoL = 1.0 / qL[kRho], invRhoR = 1.0 / qR[kRho];
+    const double pL = pde.pressure(qL, invRhoL), pR = pde.pressure(qR, invRhoR);
+    const Average<kDim> avg = average(pde, qL, qR, pL, pR);
+    double du[kDim];
+    for (int a = 0; a < kDim; ++a)
+      du[a] = qR[kM + a] * invRhoR - qL[kM + a] * invRhoL;
+    const State D = dissipation<PDE>(avg, qR[kRho] - qL[kRho], du, pR - pL, axis);
 
     const State fL = pde.flux(qL, axis), fR = pde.flux(qR, axis);
     State F;

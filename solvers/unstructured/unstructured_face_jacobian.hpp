@@ -1,8 +1,8 @@
 #pragma once
 // The pointwise pieces of the unstructured Euler solver's implicit matrix, host and device: each
-// face's Rusanov Jacobians (solvers/unstructured/euler_jacobian.hpp) seen from its owner, the
-// contribution that the atomics library's face scatter adds to the diagonal blocks, and the face's
-// own two off-diagonal blocks.
+// face's Rusanov or Roe Jacobians (solvers/unstructured/euler_jacobian.hpp) seen from its owner,
+// the contribution that the atomics library's face scatter adds to the diagonal blocks, and the
+// face's own two off-diagonal blocks.
 //
 // The matrix is that of backward Euler in pseudo-time with R = V dq/dt = -(the fluxes leaving a
 // cell): (V / dtau I - dR/dq) dQ = R. A face's flux F leaves its owner and enters its neighbour,
@@ -16,11 +16,14 @@ namespace tessera {
 // dF/d(owner's state) and dF/d(neighbour's state) of a face. On the boundary the outer state
 // follows the inner one, G = d(outer)/d(inner), so the owner's block is dF/dqL + dF/dqR G and the
 // neighbour's is unused.
-TESSERA_INLINE RusanovJacobians faceJacobians(const Euler<3>& pde, const UnstructuredFaces& faces,
-                                              const double* q, const Euler<3>::State& farfield,
-                                              int face) {
+TESSERA_INLINE FaceFluxJacobians faceJacobians(const Euler<3>& pde, const UnstructuredFaces& faces,
+                                               const double* q, const Euler<3>::State& farfield,
+                                               int face, JacobianFlux flux) {
   const FaceSides s = faceSides(faces, q, farfield, face);
-  RusanovJacobians J = rusanovJacobians(pde, s.inner, s.outer, s.area, rusanovCoefficient(pde, s));
+  FaceFluxJacobians J =
+      flux == JacobianFlux::Roe
+          ? roeJacobians(pde, s.inner, s.outer, s.area, s.length, s.normal)
+          : rusanovJacobians(pde, s.inner, s.outer, s.area, rusanovCoefficient(pde, s));
   if (faces.neighbour[face] < 0) {
     const JacobianBlock chain =
         blockProduct(J.right, outerStateJacobian(faces.kind[face], s.normal));
@@ -39,7 +42,7 @@ TESSERA_INLINE void pseudoTimeDiagonal(double volume, double dtau, double* block
 }
 
 // What a face adds to the diagonal blocks: +dF/dqL to the owner's, -dF/dqR to the neighbour's.
-TESSERA_INLINE void diagonalContributions(const RusanovJacobians& J, double* toOwner,
+TESSERA_INLINE void diagonalContributions(const FaceFluxJacobians& J, double* toOwner,
                                           double* toNeighbour) {
   for (int k = 0; k < 25; ++k) {
     toOwner[k] = J.left[k];
@@ -53,9 +56,10 @@ struct EulerFaceJacobianDiagonal {
   UnstructuredFaces faces;
   const double* q = nullptr;
   Euler<3>::State farfield = Euler<3>::State::filled(0.0);
+  JacobianFlux flux = JacobianFlux::Rusanov;
 
   TESSERA_INLINE void operator()(int face, double* toOwner, double* toNeighbour) const {
-    diagonalContributions(faceJacobians(pde, faces, q, farfield, face), toOwner, toNeighbour);
+    diagonalContributions(faceJacobians(pde, faces, q, farfield, face, flux), toOwner, toNeighbour);
   }
 };
 
@@ -71,14 +75,15 @@ struct EulerFaceJacobianOffdiagonal {
   Euler<3>::State farfield = Euler<3>::State::filled(0.0);
   const int* slots = nullptr;
   T* offdiagonal = nullptr;
+  JacobianFlux flux = JacobianFlux::Rusanov;
 
   TESSERA_INLINE void operator()(int face) const {
     if (faces.neighbour[face] >= 0)
-      write(face, faceJacobians(pde, faces, q, farfield, face));
+      write(face, faceJacobians(pde, faces, q, farfield, face, flux));
   }
 
   // The blocks of interior face `face` from its Jacobians J.
-  TESSERA_INLINE void write(int face, const RusanovJacobians& J) const {
+  TESSERA_INLINE void write(int face, const FaceFluxJacobians& J) const {
     T* ownerRow = offdiagonal + 25 * slots[2 * face];
     T* neighbourRow = offdiagonal + 25 * slots[2 * face + 1];
     for (int k = 0; k < 25; ++k) {
@@ -97,7 +102,7 @@ struct EulerFaceJacobianBlocks {
 
   TESSERA_INLINE void operator()(int face, double* toOwner, double* toNeighbour) const {
     const EulerFaceJacobianOffdiagonal<T>& o = offdiagonal;
-    const RusanovJacobians J = faceJacobians(o.pde, o.faces, o.q, o.farfield, face);
+    const FaceFluxJacobians J = faceJacobians(o.pde, o.faces, o.q, o.farfield, face, o.flux);
     diagonalContributions(J, toOwner, toNeighbour);
     if (o.faces.neighbour[face] >= 0)
       o.write(face, J);

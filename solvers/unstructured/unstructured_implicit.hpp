@@ -49,6 +49,9 @@ struct ImplicitSettings {
   // keeps the limiter factors it has (UnstructuredEuler::freezeLimiter), so that the limiter's
   // switching near shocks cannot stall the convergence. 0: never.
   double freezeLimiterBelow = 0.0;
+  // The first-order flux the matrix linearises. Roe's, beside a Roe or HLLC residual, models its
+  // dissipation wave by wave and takes steps about twice as long as Rusanov's (RESULTS.md).
+  JacobianFlux jacobian = JacobianFlux::Rusanov;
   atomics::Strategy jacobianStrategy = atomics::Strategy::GlobalAtomic; // the K = 25 scatter
 };
 
@@ -227,10 +230,11 @@ private:
   void backwardEulerStep(double cfl) {
     const double* cellStep = solver_.localStableSteps();
     const EulerFaceJacobianDiagonal diagonalPart{solver_.pde(), solver_.faces(),
-                                                 solver_.stateData(), solver_.farfield()};
+                                                 solver_.stateData(), solver_.farfield(),
+                                                 settings_.jacobian};
     const EulerFaceJacobianOffdiagonal<Offdiagonal> offdiagonalPart{
-        solver_.pde(),      solver_.faces(), solver_.stateData(),
-        solver_.farfield(), slots_.data(),   matrix_.offdiagonal()};
+        solver_.pde(), solver_.faces(),       solver_.stateData(), solver_.farfield(),
+        slots_.data(), matrix_.offdiagonal(), settings_.jacobian};
     const atomics::FaceScatterPlan& plan = solver_.scatterPlan();
     const atomics::Strategy strategy = settings_.jacobianStrategy;
     // One evaluation of each face's Jacobians fills both kinds of block, except under the gather,

@@ -1,4 +1,5 @@
-// The Euler flux Jacobian and the Rusanov face Jacobians against central finite differences.
+// The Euler flux Jacobian and the Rusanov and Roe face Jacobians against central finite
+// differences; Roe's dissipation matrix against Roe's flux and the Jacobian's eigenvectors.
 //
 // Central differences with step h = 1e-6 (the states are O(1)) have truncation error ~h^2 and
 // round-off ~1e-16 / h ~ 1e-10 relative to the flux; bound 1e-7 relative to the block's largest
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
+#include <utility>
 #include <vector>
 
 #include "solvers/unstructured/euler_jacobian.hpp"
@@ -127,7 +129,8 @@ TEST(EulerJacobian, InteriorFaceJacobiansMatchDifferencesAtFixedCoefficient) {
   for (int v = 0; v < 5; ++v)
     EXPECT_NEAR(-solver[v], frozen[v], 1e-14 * std::fabs(frozen[v]) + 1e-14);
 
-  const RusanovJacobians J = faceJacobians(kPde, face.faces(), face.q.data(), kFarfield, 0);
+  const FaceFluxJacobians J =
+      faceJacobians(kPde, face.faces(), face.q.data(), kFarfield, 0, JacobianFlux::Rusanov);
   expectBlocksNear(J.left, finiteDifferences(
                                [&](const State& q) { return frozenRusanov(q, kRight, s); }, kLeft));
   expectBlocksNear(
@@ -149,7 +152,8 @@ TEST(EulerJacobian, BoundaryFaceJacobiansFollowTheOuterState) {
     for (int v = 0; v < 5; ++v)
       EXPECT_NEAR(-solver[v], frozen[v], 1e-14 * std::fabs(frozen[v]) + 1e-14);
 
-    const RusanovJacobians J = faceJacobians(kPde, face.faces(), face.q.data(), kFarfield, 0);
+    const FaceFluxJacobians J =
+        faceJacobians(kPde, face.faces(), face.q.data(), kFarfield, 0, JacobianFlux::Rusanov);
     const auto flux = [&](const State& q) {
       return frozenRusanov(q, outerState(kind, q, n, kFarfield), s);
     };
@@ -157,10 +161,97 @@ TEST(EulerJacobian, BoundaryFaceJacobiansFollowTheOuterState) {
   }
 }
 
+// D (qR - qL) for Roe's dissipation matrix D.
+State roeDissipationOf(const JacobianBlock& D, const State& qL, const State& qR) {
+  State d = State::filled(0.0);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 5; ++j)
+      d[i] += D[5 * i + j] * (qR[j] - qL[j]);
+  return d;
+}
+
+// Applied to the jump between two states, Roe's dissipation matrix is the dissipation of Roe's
+// flux: (f(qL) + f(qR)).n / 2 - F_Roe = D (qR - qL) / 2, also where the entropy fix acts (a
+// transonic pair: u.n - c changes sign between the sides).
+TEST(EulerJacobian, RoeDissipationMatrixGivesTheRoeFluxDissipation) {
+  const Vec<double, 3> n = unit(kArea);
+  const FaceFrame frame = FaceFrame::along(n);
+  const State sonicL = kPde.toConserved({{1.0, 1.1 * n[0], 1.1 * n[1], 1.1 * n[2], 1.0 / 1.4}});
+  const State sonicR = kPde.toConserved({{0.8, 0.9 * n[0], 0.9 * n[1], 0.9 * n[2], 0.6}});
+  for (const auto& [qL, qR] : {std::pair{kLeft, kRight}, std::pair{sonicL, sonicR}}) {
+    const State d = roeDissipationOf(roeDissipationMatrix(kPde, qL, qR, frame), qL, qR);
+    const State F = normalFlux<Roe>(kPde, qL, qR, frame);
+    const State fL = fluxAlong(qL, n), fR = fluxAlong(qR, n);
+    for (int v = 0; v < 5; ++v)
+      EXPECT_NEAR(0.5 * (fL[v] + fR[v]) - F[v], 0.5 * d[v], 1e-13) << "component " << v;
+  }
+}
+
+// At one state D is the absolute value of the flux Jacobian along n: it scales each of the
+// Jacobian's eigenvectors (Toro 2009, section 3.2.2) by |its eigenvalue|.
+TEST(EulerJacobian, RoeDissipationMatrixAtOneStateIsTheJacobiansAbsoluteValue) {
+  const Vec<double, 3> n = unit(kArea);
+  const FaceFrame frame = FaceFrame::along(n);
+  const JacobianBlock D = roeDissipationMatrix(kPde, kLeft, kLeft, frame);
+  const double rho = kLeft[0], u[3] = {kLeft[1] / rho, kLeft[2] / rho, kLeft[3] / rho};
+  const double p = kPde.pressure(kLeft), c = std::sqrt(kPde.gamma * p / rho);
+  const double un = u[0] * n[0] + u[1] * n[1] + u[2] * n[2];
+  const double k = 0.5 * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]), H = (kLeft[4] + p) / rho;
+  ASSERT_GT(std::fabs(un - c), 0.1 * (std::fabs(un) + c)) << "outside the entropy fix";
+  const auto along = [&](double scale, const Vec<double, 3>& w, double first, double last) {
+    return State{{first, u[0] * first + scale * w[0], u[1] * first + scale * w[1],
+                  u[2] * first + scale * w[2], last}};
+  };
+  const Vec<double, 3> zero{{0.0, 0.0, 0.0}};
+  const double ut1 = u[0] * frame.t1[0] + u[1] * frame.t1[1] + u[2] * frame.t1[2];
+  const double ut2 = u[0] * frame.t2[0] + u[1] * frame.t2[1] + u[2] * frame.t2[2];
+  const std::pair<State, double> eigen[] = {{along(-c, n, 1.0, H - un * c), un - c},
+                                            {along(0.0, zero, 1.0, k), un},
+                                            {along(1.0, frame.t1, 0.0, ut1), un},
+                                            {along(1.0, frame.t2, 0.0, ut2), un},
+                                            {along(c, n, 1.0, H + un * c), un + c}};
+  for (const auto& [r, lambda] : eigen)
+    for (int i = 0; i < 5; ++i) {
+      double Dr = 0.0;
+      for (int j = 0; j < 5; ++j)
+        Dr += D[5 * i + j] * r[j];
+      EXPECT_NEAR(Dr, std::fabs(lambda) * r[i], 1e-13 * (1.0 + std::fabs(r[i])))
+          << "eigenvalue " << lambda << ", component " << i;
+    }
+}
+
+// Roe's face Jacobians against differences of the Roe flux with its dissipation matrix held
+// fixed at the unperturbed states; consistent at one state (dF/dqL + dF/dqR = A(q) S).
+TEST(EulerJacobian, RoeFaceJacobiansMatchDifferencesAtFixedDissipation) {
+  const OneFace face(FaceKind::Interior);
+  const double area = std::sqrt(0.3 * 0.3 + 0.4 * 0.4 + 1.2 * 1.2);
+  const JacobianBlock D = roeDissipationMatrix(kPde, kLeft, kRight, FaceFrame::along(unit(kArea)));
+  const auto frozenRoe = [&](const State& qL, const State& qR) {
+    const State fL = fluxAlong(qL, kArea), fR = fluxAlong(qR, kArea);
+    const State d = roeDissipationOf(D, qL, qR);
+    State F;
+    for (int v = 0; v < 5; ++v)
+      F[v] = 0.5 * (fL[v] + fR[v]) - 0.5 * area * d[v];
+    return F;
+  };
+  const FaceFluxJacobians J =
+      faceJacobians(kPde, face.faces(), face.q.data(), kFarfield, 0, JacobianFlux::Roe);
+  expectBlocksNear(J.left,
+                   finiteDifferences([&](const State& q) { return frozenRoe(q, kRight); }, kLeft));
+  expectBlocksNear(J.right,
+                   finiteDifferences([&](const State& q) { return frozenRoe(kLeft, q); }, kRight));
+
+  const FaceFluxJacobians same = roeJacobians(kPde, kLeft, kLeft, kArea, area, unit(kArea));
+  const JacobianBlock A = eulerFluxJacobian(kPde, kLeft, kArea);
+  for (int k = 0; k < 25; ++k)
+    EXPECT_NEAR(same.left[k] + same.right[k], A[k], 1e-13 * (1.0 + std::fabs(A[k])));
+}
+
 // The diagonal contribution and the off-diagonal blocks carry the signs of R = -(outgoing flux).
 TEST(EulerJacobian, ContributionsCarryTheSignsOfOutgoingFlux) {
   const OneFace face(FaceKind::Interior);
-  const RusanovJacobians J = faceJacobians(kPde, face.faces(), face.q.data(), kFarfield, 0);
+  const FaceFluxJacobians J =
+      faceJacobians(kPde, face.faces(), face.q.data(), kFarfield, 0, JacobianFlux::Rusanov);
   JacobianBlock toOwner, toNeighbour;
   EulerFaceJacobianDiagonal{kPde, face.faces(), face.q.data(), kFarfield}(0, toOwner.v,
                                                                           toNeighbour.v);

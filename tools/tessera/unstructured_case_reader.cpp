@@ -300,9 +300,20 @@ std::optional<ImplicitCase> readImplicit(Config& cfg, const UnstructuredScheme& 
   ImplicitCase c;
   ImplicitSettings& s = c.settings;
   s.cfl = cfg.getDouble("implicit.cfl", s.cfl, io::Range::positive());
+  // Roe's Jacobian where the residual resolves waves as Roe's flux does, Rusanov's beside the
+  // diffusive fluxes it linearises best.
+  const bool roeLike =
+      scheme.flux == UnstructuredFlux::Roe || scheme.flux == UnstructuredFlux::Hllc;
+  s.jacobian =
+      cfg.getChoice("implicit.jacobian", roeLike ? "roe" : "rusanov", {"roe", "rusanov"}) == "roe"
+          ? JacobianFlux::Roe
+          : JacobianFlux::Rusanov;
   // The first-order Jacobian of a second-order residual (defect correction) is a good model of it
-  // only for moderate steps: beyond a CFL number of about 100 the iteration stalls.
-  s.cflMax = cfg.getDouble("implicit.cfl_max", scheme.secondOrder() ? kSecondOrderCflMax : s.cflMax,
+  // only for moderate steps: beyond a CFL number of about 100 (Rusanov's) or 150 (Roe's) the
+  // iteration stalls.
+  const double secondOrderCflMax =
+      s.jacobian == JacobianFlux::Roe ? kSecondOrderRoeCflMax : kSecondOrderCflMax;
+  s.cflMax = cfg.getDouble("implicit.cfl_max", scheme.secondOrder() ? secondOrderCflMax : s.cflMax,
                            io::Range::positive());
   if (s.cflMax < s.cfl)
     cfg.fail(ConfigErrorKind::Inconsistent, "implicit.cfl_max", "must be at least implicit.cfl");

@@ -74,17 +74,22 @@ ForceSettings readForceSettings(io::Config& cfg, const UnstructuredBoundary& bou
                                 const Euler<3>& pde);
 
 // [implicit]: enabled (false: the explicit time-accurate run), and where enabled cfl (CFL_0,
-// 10), cfl_max (1e5 at first order, kSecondOrderCflMax at second), sweeps (15), precision ("mixed"
-// or "fp64"), residual_drop (1e-8), max_iterations (200) and, at second order with a limiter,
+// 10), jacobian ("roe" beside a Roe or HLLC residual, else "rusanov"), cfl_max (1e5 at first
+// order; at second kSecondOrderRoeCflMax with Roe's Jacobian, kSecondOrderCflMax with Rusanov's),
+// sweeps (15), precision ("mixed" or "fp64"), residual_drop (1e-8), max_iterations (200) and, at
+// second order with a limiter,
 // freeze_limiter_below (0: never) of backward-Euler pseudo-time stepping to a steady state
 // (solvers/unstructured/unstructured_implicit.hpp). nullopt where not enabled.
 struct ImplicitCase {
   ImplicitSettings settings;
   bool mixedPrecision = true;
 };
-// Measured on examples/unstructured/bump_implicit.toml at second order: 8 orders in 490
-// iterations at 50, 520 at 100, 690 at 20; at 300 and above the residual stalls near 1e-6.
+// Measured with Rusanov's Jacobian on examples/unstructured/bump_implicit.toml at second order:
+// 8 orders in 490 iterations at 50, 520 at 100, 690 at 20; at 300 and above the residual stalls
+// near 1e-6. With Roe's, on the NACA 0012 transonic case (128 and 256 meshes): 631 and 1294
+// iterations at 100, 552 and 1147 at 150, a stall at 200 (Rusanov's at 50: 1498 and 2954).
 inline constexpr double kSecondOrderCflMax = 50.0;
+inline constexpr double kSecondOrderRoeCflMax = 100.0;
 std::optional<ImplicitCase> readImplicit(io::Config& cfg, const UnstructuredScheme& scheme);
 
 } // namespace tessera::cli
