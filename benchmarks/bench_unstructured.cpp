@@ -7,11 +7,11 @@
 //                           MUSCL fluxes): least squares or Green-Gauss, Venkatakrishnan, Roe;
 //   BM_Gradient/<method>    the gradient alone (Green-Gauss: the interpolation to the nodes and
 //                           its face scatter), BM_MinMax the min/max alone: the residual's split;
-//   BM_Implicit             one implicit iteration at second order (residual, its norm, the
-//                           first-order Jacobian's blocks and 15 multicolor sweeps in mixed
-//                           precision), at CFL 50, with the Jacobian's scatter strategy that
-//                           times fastest (each strategy's split into measurement and step is
-//                           printed first).
+//   BM_Implicit/<flux>      one implicit iteration at second order (residual, its norm, the
+//                           first-order Rusanov or Roe Jacobian's blocks and 15 multicolor sweeps
+//                           in mixed precision), at CFL 50, with the Jacobian's scatter strategy
+//                           that times fastest for Rusanov's (each strategy's split into
+//                           measurement and step is printed first).
 // Every scatter's strategy is tuned first (printed). Counters: cells/s, and GB/s over the bytes a
 // second-order residual must move at least: the state read and the residual written (80 B/cell),
 // the primitive variables written and read (80 B/cell), the gradient written and read twice (360
@@ -237,9 +237,14 @@ void BM_MinMax(benchmark::State& state) {
   });
 }
 
+// Argument: the Jacobian's flux (JacobianFlux: 0 Rusanov, 1 Roe).
 void BM_Implicit(benchmark::State& state) {
   Case& c = theCase();
-  timed(state, "implicit iteration", c.residualBytes(), [&] { c.implicit->iterate(); });
+  const auto jacobian = JacobianFlux(state.range(0));
+  c.implicit->setJacobian(jacobian);
+  timed(state,
+        std::string("implicit iteration, ") + kJacobianFluxNames[int(jacobian)] + "'s Jacobian",
+        c.residualBytes(), [&] { c.implicit->iterate(); });
 }
 
 bool takeOwnFlags(int& argc, char** argv) {
@@ -284,8 +289,12 @@ int main(int argc, char** argv) {
                                      BM_Gradient, ls),
         repetitions);
   bench::timedOncePerRepetition(benchmark::RegisterBenchmark("BM_MinMax", BM_MinMax), repetitions);
-  bench::timedOncePerRepetition(benchmark::RegisterBenchmark("BM_Implicit", BM_Implicit),
-                                repetitions);
+  for (JacobianFlux jacobian : {JacobianFlux::Rusanov, JacobianFlux::Roe})
+    bench::timedOncePerRepetition(
+        benchmark::RegisterBenchmark(
+            (std::string("BM_Implicit/") + kJacobianFluxNames[int(jacobian)]).c_str(), BM_Implicit)
+            ->Arg(int(jacobian)),
+        repetitions);
   benchmark::RunSpecifiedBenchmarks();
   // The table for benchmarks/RESULTS.md: medians, and each effective bandwidth against the copy's.
   const double copy = bench::bytesOf()["copy"] / bench::median(bench::samples()["copy"]);

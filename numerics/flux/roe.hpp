@@ -55,7 +55,7 @@ struct Roe {
   }
 
   // sum_k |lambda_k| alpha_k r_k along `axis` at the average, for the jumps of density, velocity
-  // and pressure: linear in the jumps, so the implicit solver's Jacobian takes it as a matrix.
+  // and pressure.
   template <EulerLike PDE>
   TESSERA_INLINE static typename PDE::State dissipation(const Average<PDE::kDim>& avg, double drho,
                                                         const double* du, double dp, int axis) {
@@ -106,7 +106,7 @@ struct Roe {
     return F;
   }
 
-private:
+  // |lambda| with Harten's fix below delta (the implicit solver's Jacobian takes it too).
   TESSERA_INLINE static double harten(double lambda, double delta) {
     const double a = std::fabs(lambda);
     return a < delta ? 0.5 * (lambda * lambda + delta * delta) / delta : a;

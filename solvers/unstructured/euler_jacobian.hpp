@@ -3,7 +3,6 @@
 // time stepping, written once for the host and the device. Blocks are 5x5, row-major: entry (i, j)
 // is d(flux component i) / d(conserved variable j).
 #include "engine/backend.hpp"
-#include "numerics/flux/normal_flux.hpp"
 #include "numerics/flux/roe.hpp"
 #include "physics/euler/euler.hpp"
 #include "solvers/unstructured/unstructured_boundary.hpp"
@@ -108,44 +107,39 @@ TESSERA_INLINE FaceFluxJacobians rusanovJacobians(const Euler<3>& pde, const Eul
   return J;
 }
 
-// Roe's dissipation matrix through a face of unit normal frame.n: the D with
-// D dq = sum_k |lambda_k| alpha_k(dq) r_k at the Roe average of qL and qR, the alpha_k taking the
-// jumps of velocity and pressure as dq's linear parts at that average,
-//   du = (dm - u~ drho) / rho~,  dp = (gamma - 1) (dE - u~.dm + |u~|^2 / 2 drho),
+// Roe's dissipation matrix along the unit normal n: the D with
+// D dq = sum_k |lambda_k| alpha_k(dq) r_k at the Roe average of qL and qR (numerics/flux/roe.hpp,
+// Harten's entropy fix on the acoustic waves), the alpha_k taking the jumps of pressure and normal
+// velocity as dq's linear parts at that average,
+//   dp = (gamma - 1) (dE - u~.dm + |u~|^2 / 2 drho),  rho~ du_n = n.dm - u~_n drho,
 // which for dq = qR - qL are exact (the property that defines the average), so that
-// D (qR - qL) is the dissipation of Roe's flux (numerics/flux/roe.hpp). Built column by column in
-// the face's frame, where Roe's flux takes the waves along axis 0.
+// D (qR - qL) is the dissipation of Roe's flux. The sum is taken in its compact form: every wave
+// moves at |u~_n| but the two acoustic ones, whose excess lies along (1, u~, H~) and (0, n, u~_n):
+//   D dq = |u_n| dq + (s dp / c^2 + d rho du_n / c) (1, u, H) + (d dp / c + s rho du_n) (0, n,
+//   u_n), s = (|u_n + c| + |u_n - c|) / 2 - |u_n|,  d = (|u_n + c| - |u_n - c|) / 2,
+// a rank-two change of |u_n| I.
 TESSERA_INLINE JacobianBlock roeDissipationMatrix(const Euler<3>& pde, const Euler<3>::State& qL,
                                                   const Euler<3>::State& qR,
-                                                  const FaceFrame& frame) {
-  using State = Euler<3>::State;
-  const auto turned = [&](const State& q) {
-    State r = q;
-    const Vec<double, 3> m = frame.toFrame(q[1], q[2], q[3]);
-    for (int a = 0; a < 3; ++a)
-      r[1 + a] = m[a];
-    return r;
-  };
-  const State tL = turned(qL), tR = turned(qR);
-  const Roe::Average<3> avg = Roe::average(pde, tL, tR, pde.pressure(qL), pde.pressure(qR));
-  const double g = pde.gamma - 1.0;
+                                                  const Vec<double, 3>& n) {
+  const Roe::Average<3> avg = Roe::average(pde, qL, qR, pde.pressure(qL), pde.pressure(qR));
+  const double* u = avg.u;
+  const double un = u[0] * n[0] + u[1] * n[1] + u[2] * n[2];
+  const double c = avg.c, g = pde.gamma - 1.0;
+  const double delta = Roe::kEntropyFix * (std::fabs(un) + c);
+  const double aPlus = Roe::harten(un + c, delta), aMinus = Roe::harten(un - c, delta);
+  const double aZero = std::fabs(un);
+  const double sum = 0.5 * (aPlus + aMinus) - aZero, difference = 0.5 * (aPlus - aMinus);
+  // The rows of dp and rho du_n in dq, and the two directions.
+  const double P[5] = {0.5 * g * avg.speed2, -g * u[0], -g * u[1], -g * u[2], g};
+  const double U[5] = {-un, n[0], n[1], n[2], 0.0};
+  const double along[5] = {1.0, u[0], u[1], u[2], avg.H};
+  const double across[5] = {0.0, n[0], n[1], n[2], un};
   JacobianBlock D;
   for (int j = 0; j < 5; ++j) {
-    State dq = State::filled(0.0);
-    dq[j] = 1.0;
-    const State t = turned(dq);
-    double du[3], udm = 0.0;
-    for (int a = 0; a < 3; ++a) {
-      du[a] = (t[1 + a] - avg.u[a] * t[0]) / avg.rho;
-      udm += avg.u[a] * t[1 + a];
-    }
-    const double dp = g * (t[4] - udm + 0.5 * avg.speed2 * t[0]);
-    const State d = Roe::dissipation<Euler<3>>(avg, t[0], du, dp, 0);
-    const Vec<double, 3> m = frame.fromFrame(d[1], d[2], d[3]);
-    D[j] = d[0];
-    for (int a = 0; a < 3; ++a)
-      D[5 * (1 + a) + j] = m[a];
-    D[20 + j] = d[4];
+    const double first = sum * P[j] / avg.c2 + difference * U[j] / c;
+    const double second = difference * P[j] / c + sum * U[j];
+    for (int i = 0; i < 5; ++i)
+      D[5 * i + j] = first * along[i] + second * across[i] + (i == j ? aZero : 0.0);
   }
   return D;
 }
@@ -159,7 +153,7 @@ TESSERA_INLINE FaceFluxJacobians roeJacobians(const Euler<3>& pde, const Euler<3
                                               const Euler<3>::State& qR, const Vec<double, 3>& S,
                                               double area, const Vec<double, 3>& n) {
   FaceFluxJacobians J{eulerFluxJacobian(pde, qL, S), eulerFluxJacobian(pde, qR, S)};
-  const JacobianBlock D = roeDissipationMatrix(pde, qL, qR, FaceFrame::along(n));
+  const JacobianBlock D = roeDissipationMatrix(pde, qL, qR, n);
   for (int k = 0; k < 25; ++k) {
     J.left[k] = 0.5 * (J.left[k] + area * D[k]);
     J.right[k] = 0.5 * (J.right[k] - area * D[k]);

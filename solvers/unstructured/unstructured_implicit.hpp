@@ -159,6 +159,8 @@ public:
   // The strategy of the K = 25 scatter of the diagonal blocks (a tuned one, say), from the next
   // step on.
   void setJacobianStrategy(atomics::Strategy strategy) { settings_.jacobianStrategy = strategy; }
+  // The flux the matrix linearises, from the next step on.
+  void setJacobian(JacobianFlux flux) { settings_.jacobian = flux; }
 
   // One backward-Euler step at the given CFL number from the state measure() saw (iterate() and
   // solve() take their steps through it).
