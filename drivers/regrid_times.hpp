@@ -2,7 +2,8 @@
 // Where a regrid spends its time: the criterion's flags, the forest's adapt and balance, the
 // remap onto the new patches, the partition that moves patches between ranks, the new plans built
 // on the host, and the solver's move onto them (uploads). AmrSolver adds them up; the run log
-// reports them.
+// reports them. On a device the remap's kernels run while the host builds the plans, so `remap`
+// holds their launch and `remesh` the wait for what is left of them.
 namespace tessera {
 
 struct RegridTimes {
