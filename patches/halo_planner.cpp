@@ -115,24 +115,24 @@ template <class Keep>
 HaloPlan<Dim> HaloPlanner<Dim>::planOf(bool withEdges, Keep&& keep) const {
   HaloPlan<Dim> plan;
   plan.inflowStates = inflowStates_;
-  int directions = 1;
-  for (int a = 0; a < Dim; ++a)
-    directions *= 3;
+  // The directions visited, in the order of {-1, 0, 1}^Dim with the first axis fastest.
+  std::vector<Vec<int, Dim>> directions;
+  for (int m = 0, total = Dim == 2 ? 9 : 27; m < total; ++m) {
+    Vec<int, Dim> d;
+    int nonzero = 0;
+    for (int a = 0, r = m; a < Dim; ++a, r /= 3) {
+      d[a] = r % 3 - 1;
+      nonzero += d[a] != 0;
+    }
+    if (nonzero == 1 || (nonzero > 1 && withEdges))
+      directions.push_back(d);
+  }
   // One operation per patch and direction, more where a finer neighbour splits one: the common
   // case without regrowth (a regrid of thousands of patches spent much of its plan in copies).
-  plan.ops.reserve(std::size_t(filled_) * std::size_t(withEdges ? directions - 1 : 2 * Dim) * 5 /
-                   4);
+  plan.ops.reserve(std::size_t(filled_) * directions.size() * 5 / 4);
   std::vector<HaloOp<Dim>> ops;
   for (int p = 0; p < filled_; ++p)
-    for (int m = 0; m < directions; ++m) {
-      Vec<int, Dim> d;
-      int nonzero = 0;
-      for (int a = 0, r = m; a < Dim; ++a, r /= 3) {
-        d[a] = r % 3 - 1;
-        nonzero += d[a] != 0;
-      }
-      if (nonzero == 0 || (nonzero > 1 && !withEdges))
-        continue;
+    for (const Vec<int, Dim>& d : directions) {
       ops.clear();
       appendOps(p, d, ops);
       if (keep(p, d, std::span<const HaloOp<Dim>>(ops)))
