@@ -1,19 +1,20 @@
 // The distributed implicit solver against one rank, run by ctest on 1, 2 and 4 ranks (label mpi),
-// on the host and (where there is one) on the device, fp64 and mixed precision: the subsonic
-// channel over a bump (tests/support/bump_channel.hpp, 24 x 8 x 2 hexahedra) from the
-// freestream, 12 pseudo-time steps. Each rank also runs the solver alone (MPI_COMM_SELF) as the
-// reference: the same global coloring, so the same sweeps up to the order in which sums add.
-// The early pseudo-time steps amplify round-off strongly: on one rank, multiplying the initial
-// density by 1 + 2^-52 over half the channel changes the state after 12 steps by 9e-10 (fp64,
-// relative to the variable's largest magnitude). That one-rank spread is the yardstick:
+// on the host and (where there is one) on the device, fp64 and mixed precision, with Rusanov's and
+// Roe's Jacobians (each with the first-order residual of its flux): the subsonic channel over a
+// bump (tests/support/bump_channel.hpp, 24 x 8 x 2 hexahedra) from the freestream, 12 pseudo-time
+// steps. Each rank also runs the solver alone (MPI_COMM_SELF) as the reference: the same global
+// coloring, so the same sweeps up to the order in which sums add. The early pseudo-time steps
+// amplify round-off strongly: on one rank, multiplying the initial density by 1 + 2^-52 over half
+// the channel changes the state after 12 steps by 9e-10 (fp64, relative to the variable's largest
+// magnitude). That one-rank spread is the yardstick:
 // - every measured relative residual of the distributed run equals the reference's within 100
 //   times the spread of the nudged one-rank run's residuals, and the residual falls by more
 //   than 4 orders;
 // - every owned cell's state equals the reference's within 100 times the nudged run's spread.
-// Measured (host): fp64 residuals 3.3e-12 (2 ranks) and 6.2e-12 (4 ranks) against a spread of
-// 3.8e-12, states 7.8e-10 and 8.6e-10 against 9.0e-10; mixed residuals 7.3e-8 and 9.7e-8 against
-// 1.2e-8, states 7.2e-7 and 1.9e-6 against 2.6e-6. Without the per-color exchange the halo rows
-// keep zero updates: residuals differ by 84 and 206, states by 30 and 12.
+// Measured (host, Rusanov's Jacobian): fp64 residuals 3.3e-12 (2 ranks) and 6.2e-12 (4 ranks)
+// against a spread of 3.8e-12, states 7.8e-10 and 8.6e-10 against 9.0e-10; mixed residuals 7.3e-8
+// and 9.7e-8 against 1.2e-8, states 7.2e-7 and 1.9e-6 against 2.6e-6. Without the per-color
+// exchange the halo rows keep zero updates: residuals differ by 84 and 206, states by 30 and 12.
 #include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
@@ -45,13 +46,18 @@ struct ImplicitRun {
 // perturbation: the initial density is multiplied by 1 + perturbation where x > 0.5.
 template <class Precision>
 ImplicitRun solve(MPI_Comm comm, const unstructured::Mesh& mesh, MemorySpace space,
-                  double perturbation = 0.0) {
+                  JacobianFlux jacobian, double perturbation = 0.0) {
   const Euler<3> pde;
   ImplicitSettings settings;
   settings.maxIterations = kSteps;
   settings.residualDrop = 0.0; // all kSteps steps
+  settings.jacobian = jacobian;
+  // Each Jacobian beside the first-order residual it linearises.
+  UnstructuredScheme scheme = UnstructuredScheme::firstOrderRusanov();
+  if (jacobian == JacobianFlux::Roe)
+    scheme.flux = UnstructuredFlux::Roe;
   DistributedUnstructuredImplicit<Precision> solver(comm, pde, mesh, test::bumpChannelBoundary(pde),
-                                                    settings, space);
+                                                    settings, space, scheme);
   solver.initialise([&](const Vec<double, 3>& x) {
     Euler<3>::State q = test::bumpFreestream(pde);
     if (x[0] > 0.5)
@@ -68,7 +74,7 @@ ImplicitRun solve(MPI_Comm comm, const unstructured::Mesh& mesh, MemorySpace spa
 }
 
 class DistributedImplicit
-    : public ::testing::TestWithParam<std::tuple<MemorySpace, bool /* mixed */>> {
+    : public ::testing::TestWithParam<std::tuple<MemorySpace, bool /* mixed */, JacobianFlux>> {
 protected:
   void SetUp() override {
     if (std::get<0>(GetParam()) == MemorySpace::Device && !deviceAvailable())
@@ -78,12 +84,13 @@ protected:
   template <class Precision>
   void expectEqualsOneRank() {
     const MemorySpace space = std::get<0>(GetParam());
+    const JacobianFlux jacobian = std::get<2>(GetParam());
     test::BumpChannel channel;
     channel.nz = 2;
     const unstructured::Mesh mesh = test::bumpChannelMesh(channel);
-    const ImplicitRun one = solve<Precision>(MPI_COMM_SELF, mesh, space);
-    const ImplicitRun nudged = solve<Precision>(MPI_COMM_SELF, mesh, space, 0x1p-52);
-    const ImplicitRun many = solve<Precision>(MPI_COMM_WORLD, mesh, space);
+    const ImplicitRun one = solve<Precision>(MPI_COMM_SELF, mesh, space, jacobian);
+    const ImplicitRun nudged = solve<Precision>(MPI_COMM_SELF, mesh, space, jacobian, 0x1p-52);
+    const ImplicitRun many = solve<Precision>(MPI_COMM_WORLD, mesh, space, jacobian);
     EXPECT_LT(one.relativeResiduals.back(), 1e-4);
 
     const double residualSpread = residualDifference(nudged, one);
@@ -130,16 +137,18 @@ TEST_P(DistributedImplicit, BumpChannelStepsEqualTheOneRankSteps) {
     expectEqualsOneRank<linalg::DoublePrecision>();
 }
 
-std::string caseName(const ::testing::TestParamInfo<std::tuple<MemorySpace, bool>>& param) {
+std::string
+caseName(const ::testing::TestParamInfo<std::tuple<MemorySpace, bool, JacobianFlux>>& param) {
   return std::string(std::get<0>(param.param) == MemorySpace::Host ? "Host" : "Device") +
-         (std::get<1>(param.param) ? "Mixed" : "Fp64");
+         (std::get<1>(param.param) ? "Mixed" : "Fp64") +
+         (std::get<2>(param.param) == JacobianFlux::Roe ? "RoeJacobian" : "RusanovJacobian");
 }
 
-INSTANTIATE_TEST_SUITE_P(SpacesAndPrecisions, DistributedImplicit,
-                         ::testing::Combine(::testing::Values(MemorySpace::Host,
-                                                              MemorySpace::Device),
-                                            ::testing::Bool()),
-                         caseName);
+INSTANTIATE_TEST_SUITE_P(
+    SpacesAndPrecisions, DistributedImplicit,
+    ::testing::Combine(::testing::Values(MemorySpace::Host, MemorySpace::Device), ::testing::Bool(),
+                       ::testing::Values(JacobianFlux::Rusanov, JacobianFlux::Roe)),
+    caseName);
 
 } // namespace
 } // namespace tessera
