@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU (and no VTK): builds the cuda preset, runs the gpu-labelled tests
-# and the rest, the kernels under compute-sanitizer and, with --bench, the device benchmarks.
+# and the rest, the kernels under compute-sanitizer and, with --bench, the device benchmarks
+# (bench_device_update, bench_amr_step, bench_atomics, bench_unstructured's implicit iteration,
+# bench_run).
 # Logs go to $OUT (default: build/gpu-logs). The Debian packages the GPU machine lacks travel in
 # .devdeps (../shared/tools/device-deps.sh, then METIS, which it does not fetch:
 # (cd .devdeps && apt-get download libmetis5 libmetis-dev)).
@@ -37,4 +39,9 @@ if [ "${1:-}" = "--bench" ]; then
   build/cuda/benchmarks/bench_atomics --benchmark_out="$OUT/bench_atomics.json" \
     --benchmark_out_format=json >"$OUT/bench_atomics.txt" 2>&1
   grep -E "^\||^tuner|^mesh|ERROR" "$OUT/bench_atomics.txt"
+  # The unstructured implicit iteration with each Jacobian, and the adaptive 3D blast end to end.
+  build/cuda/benchmarks/bench_unstructured --benchmark_filter='Copy|Implicit' \
+    >"$OUT/bench_unstructured.txt" 2>&1
+  grep -E "^\||ERROR" "$OUT/bench_unstructured.txt"
+  build/cuda/benchmarks/bench_run 2>&1 | tee "$OUT/bench_run.txt" | tail -40
 fi
