@@ -114,9 +114,11 @@ TESSERA_INLINE FaceFluxJacobians rusanovJacobians(const Euler<3>& pde, const Eul
 //   dp = (gamma - 1) (dE - u~.dm + |u~|^2 / 2 drho),  rho~ du_n = n.dm - u~_n drho,
 // which for dq = qR - qL are exact (the property that defines the average), so that
 // D (qR - qL) is the dissipation of Roe's flux. The sum is taken in its compact form: every wave
-// moves at |u~_n| but the two acoustic ones, whose excess lies along (1, u~, H~) and (0, n, u~_n):
-//   D dq = |u_n| dq + (s dp / c^2 + d rho du_n / c) (1, u, H) + (d dp / c + s rho du_n) (0, n,
-//   u_n), s = (|u_n + c| + |u_n - c|) / 2 - |u_n|,  d = (|u_n + c| - |u_n - c|) / 2,
+// moves at |u~_n| but the two acoustic ones, whose excess lies along (1, u~, H~) and (0, n, u~_n).
+// With s = (|u_n + c| + |u_n - c|) / 2 - |u_n| and d = (|u_n + c| - |u_n - c|) / 2 (tildes
+// dropped),
+//   D dq = |u_n| dq + (s dp / c^2 + d rho du_n / c) (1, u, H)
+//                   + (d dp / c + s rho du_n) (0, n, u_n),
 // a rank-two change of |u_n| I.
 TESSERA_INLINE JacobianBlock roeDissipationMatrix(const Euler<3>& pde, const Euler<3>::State& qL,
                                                   const Euler<3>::State& qR,
