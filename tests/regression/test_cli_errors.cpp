@@ -606,9 +606,9 @@ double finalRelativeResidual(const std::string& output) {
   return at == std::string::npos ? -1.0 : std::stod(output.substr(at + marker.size()));
 }
 
-// The unstructured scheme's and the forces' keys: names outside their choices, numbers outside
-// their ranges, a limiter's keys in a first-order case (which reads none), a lift direction along
-// the freestream: each an error naming the key and the value.
+// The unstructured scheme's, the forces' and the implicit Jacobian's keys: names outside their
+// choices, numbers outside their ranges, a limiter's keys in a first-order case (which reads
+// none), a lift direction along the freestream: each an error naming the key and the value.
 TEST_F(TesseraCli, UnstructuredSchemeAndForceKeysAreChecked) {
   expectError(unstructuredCase(), "--set unstructured.limiter=minmod", 7,
               {"unstructured.limiter", "\"minmod\"", "\"venkatakrishnan\""});
@@ -627,6 +627,12 @@ TEST_F(TesseraCli, UnstructuredSchemeAndForceKeysAreChecked) {
               {"forces.reference_area", "-1"});
   expectError(unstructuredCase(), "--set 'forces.lift_direction=[0, 1, 0]'", 8,
               {"forces.lift_direction", "farfield"});
+  const Result jacobian =
+      run("run '" TESSERA_SOURCE_DIR "/examples/unstructured/bump_implicit.toml' --set "
+          "implicit.jacobian=newton --set output.enabled=false");
+  EXPECT_EQ(jacobian.exitCode, 7) << jacobian.output;
+  for (const char* part : {"implicit.jacobian", "\"newton\"", "\"roe\"", "\"rusanov\""})
+    EXPECT_NE(jacobian.output.find(part), std::string::npos) << part << " in " << jacobian.output;
 }
 
 // The NACA 0012 examples run as they are on the smallest mesh of their family (32 x 16
@@ -647,6 +653,9 @@ TEST_F(TesseraCli, TheNacaExamplesConvergeOnTheirSmallestMesh) {
                          ".toml' --set 'mesh.file=\"" TESSERA_SOURCE_DIR
                          "/tests/data/naca0012_32.msh\"' --set output.enabled=false");
     ASSERT_EQ(r.exitCode, 0) << r.output;
+    // Beside their Roe residual, Roe's Jacobian and its CFL limit by default.
+    EXPECT_NE(r.output.find("implicit (roe's Jacobian, CFL up to 100,"), std::string::npos)
+        << r.output;
     EXPECT_LE(finalRelativeResidual(r.output), 1e-8) << r.output;
     lift[transonic] = coefficient(r.output, "lift");
     drag[transonic] = coefficient(r.output, "drag");

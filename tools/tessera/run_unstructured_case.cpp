@@ -447,11 +447,13 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
 #endif
   const ImplicitSettings& settings = implicit.settings;
   if (lead) {
-    std::printf("tessera: %s, unstructured, %d cells, %d faces, %d rank%s, %s, implicit (%s, %d "
-                "sweeps, %d colors), residual drop %.3g\n",
+    std::printf("tessera: %s, unstructured, %d cells, %d faces, %d rank%s, %s, implicit (%s's "
+                "Jacobian, CFL up to %g, %s, %d sweeps, %d colors), residual drop %.3g\n",
                 request.caseFile.string().c_str(), mesh.numCells(), mesh.numFaces(), ranks,
-                ranks == 1 ? "" : "s", describe(scheme).c_str(), Precision::kName.data(),
-                settings.sweeps, solver.numColors(), settings.residualDrop);
+                ranks == 1 ? "" : "s", describe(scheme).c_str(),
+                kJacobianFluxNames[int(settings.jacobian)], settings.cflMax,
+                Precision::kName.data(), settings.sweeps, solver.numColors(),
+                settings.residualDrop);
     if (resumed)
       std::printf("tessera: continuing from %s at iteration %lld\n",
                   request.restart->string().c_str(), resumed->step);
