@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "amr/neighbour_leaf.hpp"
 #include "amr/p4est_api.hpp"
 #include "patches/placement_index.hpp"
 
@@ -96,24 +97,11 @@ bool someFlagActs(const std::vector<Leaf<Dim>>& leaves, const std::vector<GhostL
   constexpr std::size_t kChildren = std::size_t(1) << Dim;
   std::optional<PlacementIndex<Dim>> index; // built for the first family found
   const auto finerNeighbour = [&](const Leaf<Dim>& leaf) {
-    const int level = leaf.level;
     for (int n = 0; n < kNeighbourDirections<Dim>; ++n) {
-      Vec<int, Dim> at = leaf.index;
-      bool inside = true;
-      for (int a = 0, m = n; a < Dim; ++a, m /= 3) {
-        const int patchesOnLevel = treesPerAxis[a] << level;
-        at[a] += m % 3 - 1;
-        if (periodic[a])
-          at[a] = (at[a] + patchesOnLevel) % patchesOnLevel;
-        inside = inside && at[a] >= 0 && at[a] < patchesOnLevel;
-      }
-      if (!inside || index->at(level, at) >= 0)
-        continue;
-      Vec<int, Dim> parent;
-      for (int a = 0; a < Dim; ++a)
-        parent[a] = at[a] >> 1;
-      if (index->at(level - 1, parent) < 0)
-        return true; // neither this level nor the next coarser: 2:1 balance leaves finer ones
+      const std::optional<int> beside =
+          neighbourLeaf(*index, leaf.level, leaf.index, n, treesPerAxis, periodic);
+      if (beside && *beside < 0)
+        return true;
     }
     return false;
   };

@@ -25,6 +25,7 @@
 
 #include "amr/forest.hpp"
 #include "amr/forest_patches.hpp"
+#include "amr/neighbour_leaf.hpp"
 #include "amr/refinement_criteria.hpp"
 #include "drivers/regrid_times.hpp"
 #include "engine/mpi/rank_count.hpp"
@@ -311,27 +312,12 @@ private:
     for (std::size_t p = 0; p < placements.size(); ++p) {
       if (asked[p] != amr::AdaptFlag::Refine)
         continue;
-      const int level = placements[p].level;
       for (int n = 0; n < amr::kNeighbourDirections<kDim>; ++n) {
-        Vec<int, kDim> at = placements[p].index;
-        bool inside = true;
-        for (int a = 0, m = n; a < kDim; ++a, m /= 3) {
-          const int patchesOnLevel = forest_.treesPerAxis()[a] << level;
-          at[a] += m % 3 - 1;
-          if (forest_.periodic()[a])
-            at[a] = (at[a] + patchesOnLevel) % patchesOnLevel;
-          inside = inside && at[a] >= 0 && at[a] < patchesOnLevel;
-        }
-        if (!inside)
-          continue;
-        Vec<int, kDim> parent;
-        for (int a = 0; a < kDim; ++a)
-          parent[a] = at[a] >> 1;
-        int q = index.at(level, at);
-        if (q < 0 && level > 0)
-          q = index.at(level - 1, parent);
-        if (q >= 0 && q < owned)
-          flags[q] = amr::AdaptFlag::Refine;
+        const std::optional<int> q =
+            amr::neighbourLeaf(index, placements[p].level, placements[p].index, n,
+                               forest_.treesPerAxis(), forest_.periodic());
+        if (q && *q >= 0 && *q < owned)
+          flags[*q] = amr::AdaptFlag::Refine;
       }
     }
   }

@@ -54,14 +54,21 @@ struct Roe {
     return avg;
   }
 
-  // sum_k |lambda_k| alpha_k r_k along `axis` at the average, for the jumps of density, velocity
-  // and pressure.
   template <EulerLike PDE>
-  TESSERA_INLINE static typename PDE::State dissipation(const Average<PDE::kDim>& avg, double drho,
-                                                        const double* du, double dp, int axis) {
+  TESSERA_INLINE static typename PDE::State flux(const PDE& pde, const typename PDE::State& qL,
+                                                 const typename PDE::State& qR, int axis) {
+    using State = typename PDE::State;
     constexpr int kRho = PDE::kDensity, kM = PDE::kMomentum, kE = PDE::kEnergy, kDim = PDE::kDim;
+    const double invRhoL = 1.0 / qL[kRho], invRhoR = 1.0 / qR[kRho];
+    const double pL = pde.pressure(qL, invRhoL), pR = pde.pressure(qR, invRhoR);
+    const Average<kDim> avg = average(pde, qL, qR, pL, pR);
+    const double* u = avg.u;
+    double du[kDim];
+    for (int a = 0; a < kDim; ++a)
+      du[a] = qR[kM + a] * invRhoR - qL[kM + a] * invRhoL;
     const double c = avg.c, c2 = avg.c2, rho = avg.rho, H = avg.H;
-    const double un = avg.u[axis];
+    const double un = u[axis], dp = pR - pL, drho = qR[kRho] - qL[kRho];
+
     const double delta = kEntropyFix * (std::fabs(un) + c);
     const double aMinus = harten(un - c, delta), aPlus = harten(un + c, delta);
     const double aZero = std::fabs(un);
@@ -70,34 +77,19 @@ struct Roe {
     const double plus = aPlus * (dp + rho * c * du[axis]) / (2.0 * c2);
     const double entropy = aZero * (drho - dp / c2);
 
-    typename PDE::State D;
+    State D; // sum_k |lambda_k| alpha_k r_k
     D[kRho] = minus + entropy + plus;
     double shearEnergy = 0.0;
     for (int a = 0; a < kDim; ++a) {
-      D[kM + a] = (minus + entropy + plus) * avg.u[a];
+      D[kM + a] = (minus + entropy + plus) * u[a];
       if (a != axis) {
         const double shear = aZero * rho * du[a];
         D[kM + a] += shear;
-        shearEnergy += shear * avg.u[a];
+        shearEnergy += shear * u[a];
       }
     }
     D[kM + axis] += c * (plus - minus);
     D[kE] = minus * (H - un * c) + entropy * 0.5 * avg.speed2 + plus * (H + un * c) + shearEnergy;
-    return D;
-  }
-
-  template <EulerLike PDE>
-  TESSERA_INLINE static typename PDE::State flux(const PDE& pde, const typename PDE::State& qL,
-                                                 const typename PDE::State& qR, int axis) {
-    using State = typename PDE::State;
-    constexpr int kRho = PDE::kDensity, kM = PDE::kMomentum, kDim = PDE::kDim;
-    const double invRhoL = 1.0 / qL[kRho], invRhoR = 1.0 / qR[kRho];
-    const double pL = pde.pressure(qL, invRhoL), pR = pde.pressure(qR, invRhoR);
-    const Average<kDim> avg = average(pde, qL, qR, pL, pR);
-    double du[kDim];
-    for (int a = 0; a < kDim; ++a)
-      du[a] = qR[kM + a] * invRhoR - qL[kM + a] * invRhoL;
-    const State D = dissipation<PDE>(avg, qR[kRho] - qL[kRho], du, pR - pL, axis);
 
     const State fL = pde.flux(qL, axis), fR = pde.flux(qR, axis);
     State F;
