@@ -2,7 +2,8 @@
 // patches, a spherical shell refined to level 3, about 7000 leaves of 16^3 cells): the halo plan
 // a device run needs, built whole and split into what the kernels read and the rest (as regrids
 // did before HaloPlanner) or planned directly (HaloPlanner::unlinkedFaces), and the forest's
-// adapt where no flag changes a leaf, the case of most of a run's regrids.
+// adapt where no flag changes a leaf, the case of most of a run's regrids: with nothing flagged,
+// and with the flags a criterion leaves between the blast's regrids.
 // Counters: leaves, and the plan's operations.
 #include <benchmark/benchmark.h>
 #include <cmath>
