@@ -8,10 +8,16 @@
 // (gamma + 1) / (gamma - 1) = 6; a first-order scheme smears the shell and reaches far less: the
 // second-order run's angle-averaged peak density must be at least 1.4 times the first-order one's
 // on the same mesh.
+//
+// The 3D radius and peak are measured on the octant x, y, z >= 0 with reflecting walls through
+// the centre: the same patches and cells as the octant of the whole domain's run, with an eighth
+// of the energy in an eighth of the deposit, so the same solution there at an eighth of the cost.
+// The mirror symmetry, which walls would impose, is checked on whole domains, one level coarser.
 #include <cmath>
 #include <cstdio>
 #include <gtest/gtest.h>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "drivers/amr_solver.hpp"
@@ -22,7 +28,9 @@ namespace tessera {
 namespace {
 
 struct SedovResult {
-  double radius, exact, asymmetry, cellFraction, peak;
+  double radius, exact;
+  std::optional<double> asymmetry; // of the whole domain's runs
+  double cellFraction, peak;
   int finestLevel;
 };
 
@@ -30,23 +38,35 @@ const PatchScheme kFirstOrder{};
 const PatchScheme kSecondOrder{
     {ReconstructionKind::Plm, LimiterKind::VanLeer, RiemannSolverKind::Hllc}, kSspRk2};
 
+enum class Domain { Whole, Octant };
+
+// The blast in [-0.5, 0.5]^Dim with level0^Dim level-0 patches of n^Dim cells (E = rho0 = 1), or
+// in the octant [0, 0.5]^Dim of the same patches (E = 1 / 2^Dim there, walls at the centre).
 template <int Dim>
 SedovResult runSedov(int level0, int n, int maxLevel, double radiusAtEnd, double alpha,
-                     const PatchScheme& scheme) {
+                     const PatchScheme& scheme, Domain domain = Domain::Whole) {
   const double xi0 = std::pow(alpha, -1.0 / (Dim + 2));
-  const double tEnd = std::pow(radiusAtEnd / xi0, (Dim + 2) / 2.0); // E = rho0 = 1
+  const double tEnd = std::pow(radiusAtEnd / xi0, (Dim + 2) / 2.0);
   const double finestDx = 1.0 / (level0 * n * (1 << maxLevel));
+  const bool octant = domain == Domain::Octant;
 
   SedovBlast<Dim> ic;
   ic.centre = Vec<double, Dim>::filled(0.0);
+  if (octant)
+    ic.energy = 1.0 / (1 << Dim);
+  DomainBoundary<Dim> boundary = DomainBoundary<Dim>::all(BoundaryKind::Outflow);
+  if (octant)
+    for (auto& sides : boundary.kind)
+      sides[0] = BoundaryKind::Reflecting;
   AmrSettings settings;
   settings.maxLevel = maxLevel;
   settings.regridInterval = 4;
   settings.buffer = false; // the refine threshold already flags the patches the shock is entering
   AmrSolver<Euler<Dim>> amr(
       MPI_COMM_WORLD, ic.pde, PatchLayout<Dim>{n, scheme.spatial.halo(), Dim + 2},
-      Vec<int, Dim>::filled(level0), Vec<double, Dim>::filled(-0.5), Vec<double, Dim>::filled(0.5),
-      DomainBoundary<Dim>::all(BoundaryKind::Outflow), settings,
+      Vec<int, Dim>::filled(octant ? level0 / 2 : level0),
+      Vec<double, Dim>::filled(octant ? 0.0 : -0.5), Vec<double, Dim>::filled(0.5), boundary,
+      settings,
       amr::loehnerCriterion<Dim>(primitiveVariable(ic.pde, Euler<Dim>::kEnergy), 0.9, 0.6),
       0.8 / Dim, MemorySpace::Host, scheme);
   ic.radius = 3.5 * finestDx; // wider on the coarser meshes of the first rounds (placeOn)
@@ -79,7 +99,7 @@ SedovResult runSedov(int level0, int n, int maxLevel, double radiusAtEnd, double
       mass[bin] += solver.state().at(p, 0, cell) * g.cellVolume();
       volume[bin] += g.cellVolume();
       // Mirror image in every axis alone: the same data, the mirrored momentum negated.
-      for (int m = 0; m < Dim; ++m) {
+      for (int m = 0; m < Dim && !octant; ++m) {
         std::vector<int> mirrored(leaves[p].index.v, leaves[p].index.v + Dim);
         mirrored[m] = (level0 << leaves[p].level) - 1 - mirrored[m];
         const int q = patchAt.at({leaves[p].level, mirrored});
@@ -108,18 +128,30 @@ SedovResult runSedov(int level0, int n, int maxLevel, double radiusAtEnd, double
       break;
     }
   const double exact = xi0 * std::pow(tEnd * tEnd, 1.0 / (Dim + 2));
-  const double uniformCells = std::pow(double(level0 * n << maxLevel), Dim);
-  return {radius,           exact, asymmetry, double(solver.numCells()) / uniformCells, peak,
+  const double uniformCells = std::pow(double(level0 * n << maxLevel) / (octant ? 2 : 1), Dim);
+  return {radius,
+          exact,
+          octant ? std::nullopt : std::optional<double>(asymmetry),
+          double(solver.numCells()) / uniformCells,
+          peak,
           amr.finestLevel()};
 }
 
+// Mirror symmetry to round-off, where the run had the whole domain to break it in.
+void expectSymmetric(const SedovResult& r) {
+  if (!r.asymmetry)
+    return;
+  std::printf("  asymmetry %.2e\n", *r.asymmetry);
+  EXPECT_LE(*r.asymmetry, 1e-13);
+}
+
 void expectSedovHolds(const char* name, const SedovResult& r, double radiusTolerance) {
-  std::printf("%s: shock radius %.4f, self-similar %.4f (%.2f%%), asymmetry %.2e, cells %.1f%% of "
-              "the uniform finest grid, peak density %.3f\n",
-              name, r.radius, r.exact, 100 * (r.radius / r.exact - 1), r.asymmetry,
-              100 * r.cellFraction, r.peak);
+  std::printf("%s: shock radius %.4f, self-similar %.4f (%.2f%%), cells %.1f%% of the uniform "
+              "finest grid, peak density %.3f\n",
+              name, r.radius, r.exact, 100 * (r.radius / r.exact - 1), 100 * r.cellFraction,
+              r.peak);
   EXPECT_NEAR(r.radius, r.exact, radiusTolerance * r.exact);
-  EXPECT_LE(r.asymmetry, 1e-13);
+  expectSymmetric(r);
   EXPECT_LE(r.cellFraction, 0.30);
 }
 
@@ -128,19 +160,34 @@ TEST(SedovAmr, ShockRadiusSymmetryAndCellCount2D) {
   expectSedovHolds("2D", runSedov<2>(8, 8, 3, 0.35, 0.9840, kFirstOrder), 0.03);
 }
 
-// 4^3 level-0 patches of 4^3 cells, four levels: 256^3 cells at the finest level.
-TEST(SedovAmr, ShockRadiusSymmetryAndCellCount3D) {
-  expectSedovHolds("3D", runSedov<3>(4, 4, 4, 0.35, 0.8510, kFirstOrder), 0.03);
+// 4^3 level-0 patches of 4^3 cells, four levels: 256^3 cells at the finest level (on the octant).
+TEST(SedovAmr, ShockRadiusAndCellCount3D) {
+  expectSedovHolds("3D", runSedov<3>(4, 4, 4, 0.35, 0.8510, kFirstOrder, Domain::Octant), 0.03);
+}
+
+// The whole domain, two levels (64^3 at the finest), first and second order: mirror-symmetric,
+// and its octant is the octant run's (so that the octant runs above and below measure the whole
+// domain's blast).
+TEST(SedovAmr, MirrorSymmetricAndEqualToTheOctant3D) {
+  for (const PatchScheme& scheme : {kFirstOrder, kSecondOrder}) {
+    const SedovResult whole = runSedov<3>(4, 4, 2, 0.35, 0.8510, scheme);
+    const SedovResult octant = runSedov<3>(4, 4, 2, 0.35, 0.8510, scheme, Domain::Octant);
+    ASSERT_TRUE(whole.asymmetry);
+    expectSymmetric(whole);
+    EXPECT_NEAR(octant.radius, whole.radius, 1e-12 * whole.radius);
+    EXPECT_NEAR(octant.peak, whole.peak, 1e-12 * whole.peak);
+    EXPECT_NEAR(octant.cellFraction, whole.cellFraction, 1e-12);
+  }
 }
 
 void expectSecondOrderHolds(const char* name, const SedovResult& second, const SedovResult& first,
                             double peakRatio) {
-  std::printf("%s: shock radius %.4f, self-similar %.4f (%.2f%%), asymmetry %.2e; peak density "
-              "%.3f, first order %.3f on the same mesh (ratio %.2f)\n",
+  std::printf("%s: shock radius %.4f, self-similar %.4f (%.2f%%); peak density %.3f, first order "
+              "%.3f on the same mesh (ratio %.2f)\n",
               name, second.radius, second.exact, 100 * (second.radius / second.exact - 1),
-              second.asymmetry, second.peak, first.peak, second.peak / first.peak);
+              second.peak, first.peak, second.peak / first.peak);
   EXPECT_NEAR(second.radius, second.exact, 0.02 * second.exact);
-  EXPECT_LE(second.asymmetry, 1e-13);
+  expectSymmetric(second);
   EXPECT_GE(second.peak, peakRatio * first.peak);
 }
 
@@ -154,11 +201,12 @@ TEST(SedovAmr, SecondOrderSharpensTheShell2D) {
                          runSedov<2>(8, 8, 2, 0.35, 0.9840, kFirstOrder), 1.25);
 }
 
-// 4^3 level-0 patches of 4^3 cells, three levels (128^3 at the finest): second order against
-// first order on the same mesh.
+// 4^3 level-0 patches of 4^3 cells, three levels (128^3 at the finest; on the octant): second
+// order against first order on the same mesh.
 TEST(SedovAmr, SecondOrderSharpensTheShell3D) {
-  expectSecondOrderHolds("3D second order", runSedov<3>(4, 4, 3, 0.35, 0.8510, kSecondOrder),
-                         runSedov<3>(4, 4, 3, 0.35, 0.8510, kFirstOrder), 1.4);
+  expectSecondOrderHolds("3D second order",
+                         runSedov<3>(4, 4, 3, 0.35, 0.8510, kSecondOrder, Domain::Octant),
+                         runSedov<3>(4, 4, 3, 0.35, 0.8510, kFirstOrder, Domain::Octant), 1.4);
 }
 
 } // namespace
