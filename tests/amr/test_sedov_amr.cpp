@@ -160,7 +160,7 @@ TEST(SedovAmr, ShockRadiusSymmetryAndCellCount2D) {
   expectSedovHolds("2D", runSedov<2>(8, 8, 3, 0.35, 0.9840, kFirstOrder), 0.03);
 }
 
-// 4^3 level-0 patches of 4^3 cells, four levels: 256^3 cells at the finest level (on the octant).
+// 4^3 level-0 patches of 4^3 cells, four levels: 256^3 cells at the finest level; on the octant.
 TEST(SedovAmr, ShockRadiusAndCellCount3D) {
   expectSedovHolds("3D", runSedov<3>(4, 4, 4, 0.35, 0.8510, kFirstOrder, Domain::Octant), 0.03);
 }
