@@ -52,12 +52,12 @@ SedovResult runSedov(int level0, int n, int maxLevel, double radiusAtEnd, double
 
   SedovBlast<Dim> ic;
   ic.centre = Vec<double, Dim>::filled(0.0);
-  if (octant)
-    ic.energy = 1.0 / (1 << Dim);
   DomainBoundary<Dim> boundary = DomainBoundary<Dim>::all(BoundaryKind::Outflow);
-  if (octant)
+  if (octant) {
+    ic.energy = 1.0 / (1 << Dim);
     for (auto& sides : boundary.kind)
       sides[0] = BoundaryKind::Reflecting;
+  }
   AmrSettings settings;
   settings.maxLevel = maxLevel;
   settings.regridInterval = 4;
