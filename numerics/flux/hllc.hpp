@@ -8,8 +8,8 @@
 //   U*_K = rho_K (S_K - u_K) / (S_K - S*) (1, S* along the axis, the tangential velocities,
 //          E_K / rho_K + (S* - u_K) (S* + p_K / (rho_K (S_K - u_K)))).
 // It needs the gas's density, momentum and energy by name: systems of the Euler kind only.
-#include <cmath>
 
+#include "engine/arithmetic.hpp"
 #include "engine/backend.hpp"
 #include "physics/conservation_law.hpp"
 
@@ -39,7 +39,8 @@ struct Hllc {
     constexpr int kRho = PDE::kDensity;
     const int kUn = PDE::kMomentum + axis;
     // One division and one square root a side: on a GPU, divisions cost more than the rest of the
-    // flux together (they were two thirds of the stage kernel's floating-point instructions).
+    // flux together (they were two thirds of the stage kernel's floating-point instructions);
+    // engine/arithmetic's, branch-free on the device.
     const Side l = sideOf(pde, qL, axis), r = sideOf(pde, qR, axis);
     const double sL = l.u - l.c < r.u - r.c ? l.u - l.c : r.u - r.c; // Davis's estimates
     const double sR = l.u + l.c > r.u + r.c ? l.u + l.c : r.u + r.c;
@@ -50,7 +51,8 @@ struct Hllc {
     const double mL = qL[kRho] * (sL - l.u), mR = qR[kRho] * (sR - r.u);
     // Grouped so that mirror-image data (sides swapped, normal velocity negated) give exactly the
     // negated S*; at S* = 0 both sides' star fluxes are averaged, which is mirror-symmetric too.
-    const double sStar = ((r.p - l.p) + (qL[kUn] * (sL - l.u) - qR[kUn] * (sR - r.u))) / (mL - mR);
+    const double sStar =
+        divide((r.p - l.p) + (qL[kUn] * (sL - l.u) - qR[kUn] * (sR - r.u)), mL - mR);
     if (sStar > 0.0)
       return starSideFlux<PDE>(qL, l, axis, sL, sStar, mL);
     if (sStar < 0.0)
@@ -72,10 +74,10 @@ private:
   template <EulerLike PDE>
   TESSERA_INLINE static Side sideOf(const PDE& pde, const typename PDE::State& q, int axis) {
     Side s;
-    s.invRho = 1.0 / q[PDE::kDensity];
+    s.invRho = reciprocal(q[PDE::kDensity]);
     s.u = q[PDE::kMomentum + axis] * s.invRho;
     s.p = pde.pressure(q, s.invRho);
-    s.c = std::sqrt(pde.gamma * s.p * s.invRho);
+    s.c = squareRoot(pde.gamma * s.p * s.invRho);
     return s;
   }
 
@@ -99,13 +101,13 @@ private:
                                                          const Side& s, int axis, double sK,
                                                          double sStar, double mK) {
     constexpr int kRho = PDE::kDensity, kE = PDE::kEnergy;
-    const double scale = mK / (sK - sStar); // rho*_K
+    const double scale = divide(mK, sK - sStar); // rho*_K
     typename PDE::State star;
     star[kRho] = scale;
     for (int v = PDE::kMomentum; v < PDE::kMomentum + PDE::kDim; ++v)
       star[v] = scale * (q[v] * s.invRho);
     star[PDE::kMomentum + axis] = scale * sStar;
-    star[kE] = scale * (q[kE] * s.invRho + (sStar - s.u) * (sStar + s.p / mK));
+    star[kE] = scale * (q[kE] * s.invRho + (sStar - s.u) * (sStar + divide(s.p, mK)));
     typename PDE::State F = physicalFlux<PDE>(q, s, axis);
     for (int v = 0; v < PDE::kNumVars; ++v)
       F[v] += sK * (star[v] - q[v]);

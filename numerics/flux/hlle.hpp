@@ -6,6 +6,7 @@
 //       F_R                                                      if S_R <= 0.
 // Any conservation law gets it; it resolves isolated shocks as sharply as HLLC but smears
 // contacts and shear layers.
+#include "engine/arithmetic.hpp"
 #include "engine/backend.hpp"
 #include "numerics/flux/wave_speeds.hpp"
 #include "physics/conservation_law.hpp"
@@ -26,7 +27,7 @@ struct Hlle {
     if (s.fastest <= 0.0)
       return pde.flux(qR, axis);
     const typename PDE::State fL = pde.flux(qL, axis), fR = pde.flux(qR, axis);
-    const double inv = 1.0 / (s.fastest - s.slowest);
+    const double inv = reciprocal(s.fastest - s.slowest);
     typename PDE::State F;
     for (int v = 0; v < PDE::kNumVars; ++v)
       F[v] =

@@ -6,6 +6,7 @@
 // extrema (Toro 2009, section 13.8; van Leer 1977).
 #include <cmath>
 
+#include "engine/arithmetic.hpp"
 #include "engine/backend.hpp"
 
 namespace tessera {
@@ -26,7 +27,7 @@ struct VanLeer {
   TESSERA_INLINE static double slope(double a, double b) {
     if (a * b <= 0.0)
       return 0.0;
-    return 2.0 * a * b / (a + b);
+    return divide(2.0 * a * b, a + b);
   }
 };
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string_view>
 
+#include "engine/arithmetic.hpp"
 #include "engine/backend.hpp"
 #include "engine/small_vector.hpp"
 #include "physics/wave_speeds.hpp"
@@ -25,8 +26,11 @@ struct Euler {
   double gamma = 1.4;
 
   // One division per state: everything else multiplies by 1 / rho (a division costs as much as
-  // the rest of the flux together on vector units).
-  TESSERA_INLINE double pressure(const State& q) const { return pressure(q, 1.0 / q[kDensity]); }
+  // the rest of the flux together on vector units). Divisions and roots are engine/arithmetic's,
+  // branch-free on the device.
+  TESSERA_INLINE double pressure(const State& q) const {
+    return pressure(q, reciprocal(q[kDensity]));
+  }
   TESSERA_INLINE double pressure(const State& q, double invRho) const {
     double kinetic = 0.0;
     for (int a = 0; a < Dim; ++a)
@@ -35,12 +39,12 @@ struct Euler {
   }
 
   TESSERA_INLINE double soundSpeed(const State& q) const {
-    const double invRho = 1.0 / q[kDensity];
-    return std::sqrt(gamma * pressure(q, invRho) * invRho);
+    const double invRho = reciprocal(q[kDensity]);
+    return squareRoot(gamma * pressure(q, invRho) * invRho);
   }
 
   TESSERA_INLINE State flux(const State& q, int axis) const {
-    const double invRho = 1.0 / q[kDensity];
+    const double invRho = reciprocal(q[kDensity]);
     const double un = q[kMomentum + axis] * invRho;
     const double p = pressure(q, invRho);
     State f;
@@ -54,17 +58,17 @@ struct Euler {
 
   // Eigenvalues along an axis are u_n - c, u_n (Dim times) and u_n + c.
   TESSERA_INLINE double maxEigenvalue(const State& q, int axis) const {
-    const double invRho = 1.0 / q[kDensity];
+    const double invRho = reciprocal(q[kDensity]);
     return std::fabs(q[kMomentum + axis] * invRho) +
-           std::sqrt(gamma * pressure(q, invRho) * invRho);
+           squareRoot(gamma * pressure(q, invRho) * invRho);
   }
 
   // The slowest and fastest eigenvalues along an axis, u_n - c and u_n + c (the HLL family's
   // wave speeds, numerics/flux/wave_speeds.hpp).
   TESSERA_INLINE WaveSpeeds waveSpeeds(const State& q, int axis) const {
-    const double invRho = 1.0 / q[kDensity];
+    const double invRho = reciprocal(q[kDensity]);
     const double un = q[kMomentum + axis] * invRho;
-    const double c = std::sqrt(gamma * pressure(q, invRho) * invRho);
+    const double c = squareRoot(gamma * pressure(q, invRho) * invRho);
     return {un - c, un + c};
   }
 
@@ -78,27 +82,27 @@ struct Euler {
   // sum_a n_a dF_a/dQ, has the eigenvalues u.n - c, u.n (Dim times) and u.n + c. Unstructured
   // faces point anywhere; along an axis this is maxEigenvalue.
   TESSERA_INLINE double maxEigenvalueAlong(const State& q, const Vec<double, Dim>& n) const {
-    const double invRho = 1.0 / q[kDensity];
+    const double invRho = reciprocal(q[kDensity]);
     double un = 0.0;
     for (int a = 0; a < Dim; ++a)
       un += q[kMomentum + a] * n[a];
-    return std::fabs(un * invRho) + std::sqrt(gamma * pressure(q, invRho) * invRho);
+    return std::fabs(un * invRho) + squareRoot(gamma * pressure(q, invRho) * invRho);
   }
 
   // max over axes of maxEigenvalue, with one division and one square root instead of Dim each.
   TESSERA_INLINE double maxEigenvalueAllAxes(const State& q) const {
-    const double invRho = 1.0 / q[kDensity];
+    const double invRho = reciprocal(q[kDensity]);
     double un = 0.0;
     for (int a = 0; a < Dim; ++a) {
       const double u = std::fabs(q[kMomentum + a] * invRho);
       un = u > un ? u : un;
     }
-    return un + std::sqrt(gamma * pressure(q, invRho) * invRho);
+    return un + squareRoot(gamma * pressure(q, invRho) * invRho);
   }
 
   TESSERA_INLINE State toPrimitive(const State& q) const {
     State w;
-    const double invRho = 1.0 / q[kDensity];
+    const double invRho = reciprocal(q[kDensity]);
     w[kDensity] = q[kDensity];
     for (int a = 0; a < Dim; ++a)
       w[kMomentum + a] = q[kMomentum + a] * invRho;
@@ -114,7 +118,8 @@ struct Euler {
       q[kMomentum + a] = w[kDensity] * w[kMomentum + a];
       kinetic += w[kMomentum + a] * w[kMomentum + a];
     }
-    q[kEnergy] = w[kEnergy] / (gamma - 1.0) + 0.5 * w[kDensity] * kinetic;
+    // A product, not a quotient: 1 / (gamma - 1) is the same for every state of a loop.
+    q[kEnergy] = w[kEnergy] * reciprocal(gamma - 1.0) + 0.5 * w[kDensity] * kinetic;
     return q;
   }
 

@@ -1,6 +1,7 @@
 #include <cmath>
 #include <cstddef>
 
+#include "engine/arithmetic.hpp"
 #include "engine/backend.hpp"
 #include "engine/parallel_for.hpp"
 #include "engine/parallel_for_device.hpp"
@@ -26,6 +27,15 @@ void fillWithDeviceLoop(double* out, int numPatches, int cellsPerPatch) {
 
 void fillWithHostLoop(double* out, int numPatches, int cellsPerPatch) {
   forEachPatchCell(numPatches, cellsPerPatch, FillBody{out, cellsPerPatch});
+}
+
+void arithmeticOnDevice(const double* a, const double* b, double* quotient, double* inverse,
+                        double* root, int n) {
+  forEachPatchCellDevice(1, n, [=] TESSERA_HOST_DEVICE(int, int i) {
+    quotient[i] = divide(a[i], b[i]);
+    inverse[i] = reciprocal(b[i]);
+    root[i] = squareRoot(a[i]);
+  });
 }
 
 } // namespace tessera::test

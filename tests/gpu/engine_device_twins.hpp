@@ -10,4 +10,9 @@ namespace tessera::test {
 void fillWithDeviceLoop(double* out, int numPatches, int cellsPerPatch);
 void fillWithHostLoop(double* out, int numPatches, int cellsPerPatch);
 
+// quotient[i] = divide(a[i], b[i]), inverse[i] = reciprocal(b[i]), root[i] = squareRoot(a[i])
+// (engine/arithmetic.hpp) on the device; every array in device memory.
+void arithmeticOnDevice(const double* a, const double* b, double* quotient, double* inverse,
+                        double* root, int n);
+
 } // namespace tessera::test

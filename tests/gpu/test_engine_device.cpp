@@ -2,6 +2,7 @@
 // Skipped where no device is visible. Plain C++: the kernels are in engine_device_twins.cu.
 #include <cmath>
 #include <gtest/gtest.h>
+#include <random>
 #include <vector>
 
 #include "engine/device_array.hpp"
@@ -55,6 +56,46 @@ TEST_F(EngineDevice, ReductionsMatchTheHostTwin) {
                 1e-12 * magnitude)
         << n;
   }
+}
+
+// The device's branch-free division, reciprocal and square root: within one unit in
+// the last place of the correctly rounded result (the host's), over operands of every magnitude
+// a simulation meets and of both signs; and the root of zero is zero, of a negative number NaN.
+TEST_F(EngineDevice, ArithmeticIsWithinOneUnitInTheLastPlace) {
+  std::mt19937_64 random(2026);
+  std::uniform_real_distribution<double> mantissa(1.0, 2.0);
+  std::uniform_int_distribution<int> exponent(-1000, 1000);
+  const int n = 1 << 20;
+  std::vector<double> a(n), b(n);
+  for (int i = 0; i < n; ++i) {
+    a[i] = std::ldexp(mantissa(random), exponent(random) / 2); // a / b stays a normal number
+    b[i] = std::ldexp(mantissa(random), exponent(random) / 2) * (i % 2 ? -1.0 : 1.0);
+  }
+  a[0] = 0.0;
+  a[1] = -4.0;
+  DeviceArray<double> dA(n, MemorySpace::Device), dB(n, MemorySpace::Device),
+      quotient(n, MemorySpace::Device), inverse(n, MemorySpace::Device),
+      root(n, MemorySpace::Device);
+  dA.copyFromHost(a);
+  dB.copyFromHost(b);
+  test::arithmeticOnDevice(dA.data(), dB.data(), quotient.data(), inverse.data(), root.data(), n);
+  std::vector<double> q(n), r(n), s(n);
+  quotient.copyToHost(q);
+  inverse.copyToHost(r);
+  root.copyToHost(s);
+  // Within one unit in the last place of x: between its two neighbours.
+  const auto faithful = [](double device, double x) {
+    return device >= std::nextafter(x, -INFINITY) && device <= std::nextafter(x, INFINITY);
+  };
+  for (int i = 0; i < n; ++i) {
+    ASSERT_TRUE(faithful(q[i], a[i] / b[i])) << a[i] << " / " << b[i] << ": " << q[i];
+    ASSERT_TRUE(faithful(r[i], 1.0 / b[i])) << "1 / " << b[i] << ": " << r[i];
+    if (i > 1) {
+      ASSERT_TRUE(faithful(s[i], std::sqrt(a[i]))) << "sqrt " << a[i] << ": " << s[i];
+    }
+  }
+  EXPECT_EQ(s[0], 0.0);
+  EXPECT_TRUE(std::isnan(s[1]));
 }
 
 TEST_F(EngineDevice, CheckedCallsReportFileLineAndMessage) {

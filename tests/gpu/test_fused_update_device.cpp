@@ -2,9 +2,8 @@
 // on 2D and 3D patch grids of N = 8, 16 and 32 (one case with a halo of 2, of which the update
 // reads 1), reflecting and periodic boundaries mixed: every interior cell of the new state, every
 // flux-register entry and every patch's eigenvalue (outputs poisoned with NaN before the run)
-// agree to 1e-12 relative, also where only listed patches are updated (the others untouched), and
-// a NaN state gives a NaN eigenvalue. Skipped where no device is
-// visible.
+// agree to 1e-12 of each quantity's scale, also where only listed patches are updated (the others
+// untouched), and a NaN state gives a NaN eigenvalue. Skipped where no device is visible.
 #include <cmath>
 #include <gtest/gtest.h>
 #include <limits>
@@ -20,14 +19,18 @@
 #include "solvers/patch/rusanov_update_device.hpp"
 #include "solvers/patch/rusanov_update_host.hpp"
 #include "tests/support/filled_grid.hpp"
+#include "tests/support/scale_agreement.hpp"
 
 namespace tessera {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-void expectClose(double device, double host, const char* what, std::size_t i) {
-  ASSERT_NEAR(device, host, 1e-12 * (std::fabs(host) + 1e-300)) << what << " " << i;
+// Agreement to 1e-12 of the quantity's scale (tests/support/scale_agreement.hpp): a variable's
+// largest magnitude, the flux register's, or an eigenvalue itself.
+void expectClose(double device, double host, double scale, const char* what, std::size_t i) {
+  ASSERT_TRUE(test::agreeToScale(device, host, scale))
+      << what << " " << i << ": device " << device << ", host " << host;
 }
 
 // A small grid of patches holding `ic`, halos filled: x reflecting, y periodic, z reflecting.
@@ -78,16 +81,18 @@ void expectUpdateMatchesHost(const PDE& pde, const Initial& ic, int n, int halo)
   const auto deviceNew = toHost(dNew), deviceLambda = toHost(dLambda),
              deviceRegister = toHost(dRegister);
 
+  const auto scale = test::variableScales(hostNew, layout, numPatches);
   for (int p = 0; p < numPatches; ++p) {
-    expectClose(deviceLambda[p], hostLambda[p], "eigenvalue of patch", p);
+    expectClose(deviceLambda[p], hostLambda[p], hostLambda[p], "eigenvalue of patch", p);
     for (int v = 0; v < PDE::kNumVars; ++v)
       for (int c = 0; c < layout.interiorCells(); ++c) {
         const std::size_t i = layout.index(p, v, layout.interiorCell(c));
-        expectClose(deviceNew[i], hostNew[i], "state at", i);
+        expectClose(deviceNew[i], hostNew[i], scale[std::size_t(v)], "state at", i);
       }
   }
+  const double registerScale = test::largestMagnitude(hostRegister);
   for (std::size_t i = 0; i < registerSize; ++i)
-    expectClose(deviceRegister[i], hostRegister[i], "flux register at", i);
+    expectClose(deviceRegister[i], hostRegister[i], registerScale, "flux register at", i);
 
   // A listed subset in another order (odd patches, last first): those patches as in the full
   // update, on the device and on the host; the others untouched (still NaN).
@@ -110,16 +115,18 @@ void expectUpdateMatchesHost(const PDE& pde, const Initial& ic, int n, int halo)
     for (int c = 0; c < layout.interiorCells(); ++c) {
       const std::size_t i = layout.index(p, 0, layout.interiorCell(c));
       if (isListed) {
-        expectClose(deviceListed[i], hostNew[i], "listed patch state at", i);
-        expectClose(hostListed[i], hostNew[i], "listed patch host state at", i);
+        expectClose(deviceListed[i], hostNew[i], scale[0], "listed patch state at", i);
+        expectClose(hostListed[i], hostNew[i], scale[0], "listed patch host state at", i);
       } else {
         ASSERT_TRUE(std::isnan(deviceListed[i])) << "unlisted patch " << p << " written";
         ASSERT_TRUE(std::isnan(hostListed[i])) << "unlisted patch " << p << " written on the host";
       }
     }
     if (isListed) {
-      expectClose(deviceListedLambda[p], hostLambda[p], "listed eigenvalue of patch", p);
-      expectClose(hostListedLambda[p], hostLambda[p], "listed host eigenvalue of patch", p);
+      expectClose(deviceListedLambda[p], hostLambda[p], hostLambda[p], "listed eigenvalue of patch",
+                  p);
+      expectClose(hostListedLambda[p], hostLambda[p], hostLambda[p],
+                  "listed host eigenvalue of patch", p);
     } else {
       EXPECT_TRUE(std::isnan(deviceListedLambda[p]) && std::isnan(hostListedLambda[p]));
     }
@@ -132,7 +139,8 @@ void expectUpdateMatchesHost(const PDE& pde, const Initial& ic, int n, int halo)
   const auto withoutRegister = toHost(dNew);
   for (int c = 0; c < layout.interiorCells(); ++c) {
     const std::size_t i = layout.index(numPatches - 1, PDE::kNumVars - 1, layout.interiorCell(c));
-    expectClose(withoutRegister[i], hostNew[i], "state without a register at", i);
+    expectClose(withoutRegister[i], hostNew[i], scale[std::size_t(PDE::kNumVars - 1)],
+                "state without a register at", i);
   }
 }
 
@@ -151,7 +159,7 @@ void expectEigenvaluesMatchHost(const PDE& pde, const Initial& ic, int n) {
   maxEigenvaluesDevice(pde, layout, nullptr, numPatches, dq.data(), dLambda.data());
   const auto all = toHost(dLambda);
   for (int p = 0; p < numPatches; ++p)
-    expectClose(all[p], hostLambda[p], "eigenvalue of patch", p);
+    expectClose(all[p], hostLambda[p], hostLambda[p], "eigenvalue of patch", p);
 
   const std::vector<int> listed{numPatches - 1, 0, 3};
   dLambda.copyFromHost(std::vector<double>(numPatches, kNaN));
@@ -160,7 +168,7 @@ void expectEigenvaluesMatchHost(const PDE& pde, const Initial& ic, int n) {
   const auto some = toHost(dLambda);
   for (int p = 0; p < numPatches; ++p) {
     if (p == listed[0] || p == listed[1] || p == listed[2])
-      expectClose(some[p], hostLambda[p], "listed patch", p);
+      expectClose(some[p], hostLambda[p], hostLambda[p], "listed patch", p);
     else
       EXPECT_TRUE(std::isnan(some[p])) << "patch " << p << " is not listed, yet was written";
   }

@@ -2,13 +2,13 @@
 // Rusanov, HLLE and HLLC) and Runge-Kutta stage form against its host twin, on 2D and 3D patch
 // grids of N = 8, 16 and 32 with reflecting and periodic boundaries: every interior cell of the
 // new state, every flux-register entry, every patch's eigenvalue (outputs poisoned with NaN before
-// the run) agree to 1e-12 relative, and both count the same cells that fell back to first order.
-// The data hold a pressure jump of seven orders, so that unlimited PLM takes the fallback. The
-// stage forms: a forward-Euler step, a stage that keeps 3/4 of another state, and one written over
-// that state in place (the last stage of SSP-RK3). The device reads same-level faces through face
-// links, as the solver runs it, with those faces' halo cells, and the edges and corners, NaN. The
-// unfused second-order pipeline, the benchmarks' baseline, agrees with the host twin too. Skipped
-// where no device is visible.
+// the run) agree to 1e-12 of each variable's largest magnitude, and both count the same cells that
+// fell back to first order. The data hold a pressure jump of seven orders, so that unlimited PLM
+// takes the fallback. The stage forms: a forward-Euler step, a stage that keeps 3/4 of another
+// state, and one written over that state in place (the last stage of SSP-RK3). The device reads
+// same-level faces through face links, as the solver runs it, with those faces' halo cells, and the
+// edges and corners, NaN. The unfused second-order pipeline, the benchmarks' baseline, agrees with
+// the host twin too. Skipped where no device is visible.
 #include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
@@ -26,19 +26,18 @@
 #include "solvers/patch/fused_update_host.hpp"
 #include "solvers/patch/scheme_unfused_device.hpp"
 #include "tests/support/filled_grid.hpp"
+#include "tests/support/scale_agreement.hpp"
 
 namespace tessera {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// Agreement to 1e-12 relative; a NaN eigenvalue (a state the stage made unphysical: the data's
-// near vacuum does that to forward-Euler stages) must be NaN on both.
-bool agree(double device, double host) {
-  if (std::isnan(host) || std::isnan(device))
-    return std::isnan(host) && std::isnan(device);
-  return std::fabs(device - host) <= 1e-12 * (std::fabs(host) + 1e-300);
-}
+// A NaN eigenvalue (a state the stage made unphysical: the data's near vacuum does that to
+// forward-Euler stages) must be NaN on both (test::agreeToScale).
+using test::agreeToScale;
+using test::largestMagnitude;
+using test::variableScales;
 
 template <class T>
 std::vector<T> toHost(const DeviceArray<T>& d) {
@@ -160,20 +159,22 @@ void expectSchemeMatchesHost(const PDE& pde, const test::FilledGrid<PDE::kDim>& 
   const auto deviceOut = toHost(dOut), deviceLambda = toHost(dLambda),
              deviceRegister = toHost(dRegister);
 
+  const auto scale = variableScales(hostOut, layout, numPatches);
   for (int p = 0; p < numPatches; ++p)
     for (int v = 0; v < PDE::kNumVars; ++v)
       for (int c = 0; c < layout.interiorCells(); ++c) {
         const std::size_t i = layout.index(p, v, layout.interiorCell(c));
-        ASSERT_TRUE(agree(deviceOut[i], hostOut[i]))
+        ASSERT_TRUE(agreeToScale(deviceOut[i], hostOut[i], scale[std::size_t(v)]))
             << "state, patch " << p << " var " << v << " cell " << c << ": device " << deviceOut[i]
             << ", host " << hostOut[i];
       }
+  const double registerScale = largestMagnitude(hostRegister);
   for (std::size_t i = 0; i < registerSize; ++i)
-    ASSERT_TRUE(agree(deviceRegister[i], hostRegister[i]))
+    ASSERT_TRUE(agreeToScale(deviceRegister[i], hostRegister[i], registerScale))
         << "flux register entry " << i << ": device " << deviceRegister[i] << ", host "
         << hostRegister[i];
   for (int p = 0; p < numPatches; ++p)
-    ASSERT_TRUE(agree(deviceLambda[p], hostLambda[p]))
+    ASSERT_TRUE(agreeToScale(deviceLambda[p], hostLambda[p], std::fabs(hostLambda[p])))
         << "eigenvalue " << p << ": device " << deviceLambda[p] << ", host " << hostLambda[p];
   EXPECT_EQ((long long)toHost(dFallbacks)[0], fallbacks) << "first-order fallbacks";
 }
@@ -256,14 +257,16 @@ void expectUnfusedMatchesHost(int n) {
     unfused.update(pde, dGeometry.data(), dq.data(), dOut.data(),
                    StageWeights::of(weights, dt, dQ0.data()), dLambda.data());
     const auto deviceOut = toHost(dOut), deviceLambda = toHost(dLambda);
+    const auto scale = variableScales(hostOut, layout, numPatches);
     for (int p = 0; p < numPatches; ++p) {
       for (int v = 0; v < Euler<Dim>::kNumVars; ++v)
         for (int c = 0; c < layout.interiorCells(); ++c) {
           const std::size_t i = layout.index(p, v, layout.interiorCell(c));
-          ASSERT_TRUE(agree(deviceOut[i], hostOut[i]))
+          ASSERT_TRUE(agreeToScale(deviceOut[i], hostOut[i], scale[std::size_t(v)]))
               << "unfused, patch " << p << " var " << v << " cell " << c;
         }
-      ASSERT_TRUE(agree(deviceLambda[p], hostLambda[p])) << "eigenvalue " << p;
+      ASSERT_TRUE(agreeToScale(deviceLambda[p], hostLambda[p], std::fabs(hostLambda[p])))
+          << "eigenvalue " << p;
     }
   }
 }
