@@ -58,9 +58,9 @@ TEST_F(EngineDevice, ReductionsMatchTheHostTwin) {
   }
 }
 
-// The device's branch-free division, reciprocal and square root: within one unit in
-// the last place of the correctly rounded result (the host's), over operands of every magnitude
-// a simulation meets and of both signs; and the root of zero is zero, of a negative number NaN.
+// The device's branch-free division, reciprocal and square root: within one unit in the last
+// place of the correctly rounded result (the host's), over operands of every magnitude a
+// simulation meets and of both signs; and the root of zero is zero, of a negative number NaN.
 TEST_F(EngineDevice, ArithmeticIsWithinOneUnitInTheLastPlace) {
   std::mt19937_64 random(2026);
   std::uniform_real_distribution<double> mantissa(1.0, 2.0);

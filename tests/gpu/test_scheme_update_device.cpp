@@ -33,8 +33,8 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// A NaN eigenvalue (a state the stage made unphysical: the data's near vacuum does that to
-// forward-Euler stages) must be NaN on both (test::agreeToScale).
+// agreeToScale asks a NaN on one side to be NaN on the other: an eigenvalue of a state the stage
+// made unphysical (the data's near vacuum does that to forward-Euler stages).
 using test::agreeToScale;
 using test::largestMagnitude;
 using test::variableScales;
