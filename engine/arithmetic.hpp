@@ -16,6 +16,7 @@
 // a zero or infinite divisor, and the root of +infinity, give NaN where the host gives an
 // infinity or zero. No state of a gas is that far gone, and NaN is what the solvers' checks of
 // unphysical states catch. HIP keeps the correctly rounded operations.
+#include <cfloat>
 #include <cmath>
 
 #include "engine/backend.hpp"
@@ -54,7 +55,7 @@ TESSERA_INLINE double squareRoot(double x) {
   const double y = x * s;
   const double root = fma(0.5 * s, fma(-y, y, x), y);
   // rsqrt(0) is infinite (and subnormals are zero to it): the root of 0 would be NaN.
-  return x < 2.2250738585072014e-308 && x >= 0.0 ? 0.0 : root;
+  return x < DBL_MIN && x >= 0.0 ? 0.0 : root;
 #else
   return std::sqrt(x);
 #endif
