@@ -53,6 +53,14 @@ struct TileShape {
   static constexpr int kXFaces = Rows * (N + 1);
   static constexpr int kYFaces = Dim == 3 ? (Rows + 1) * N : 0;
   static_assert(Dim == 2 || N % Rows == 0, "a 3D plane is whole tiles");
+  // The first threads of those that take the faces beyond one a thread (step 3 of the march):
+  // each axis has Rows or N extra faces, at most 32; x's go to the second-to-last 32 threads in
+  // 3D (the last in 2D, which has no y faces), y's to the last 32: on 32-wide warps, two warps
+  // compute three fluxes and none four; 64-wide ones (HIP) put both in the last wavefront.
+  static constexpr int kYExtrasFrom = kThreads - 32;
+  static constexpr int kXExtrasFrom = Dim == 3 ? kThreads - 64 : kThreads - 32;
+  static_assert(kXExtrasFrom >= 0 && kXFaces - kThreads <= 32 && kYFaces - kThreads <= 32,
+                "the extra faces of each axis fill at most one warp of their own");
   // 512 resident threads per multiprocessor: at most 128 registers a thread. Without the bound
   // the 3D Euler kernels took 170-176, one 256-thread block per multiprocessor.
   static constexpr int kMinBlocks = 512 / kThreads;
@@ -303,22 +311,32 @@ __global__ void __launch_bounds__(N* Rows,
       partialBelow = readShared<PDE>(sq, kCells, cell);
       __syncthreads();
 
-      // 3. The in-plane faces, spread evenly over the threads (a row has one face more than
-      //    cells): x faces [row][face], face f between the row's cells f - 1 and f; in 3D y faces
-      //    [face row][i], face row f between the tile's rows f - 1 and f.
-      for (int f = tid; f < Shape::kXFaces; f += Shape::kThreads) {
+      // 3. The in-plane faces: x faces [row][face], face f between the row's cells f - 1 and f;
+      //    in 3D y faces [face row][i], face row f between the tile's rows f - 1 and f. A row has
+      //    one face more than cells: every thread takes face `tid` of each axis, the extra faces go
+      //    to threads of their own (TileShape::kXExtrasFrom; 3% of the stage over the loops that
+      //    gave them all to the first warp).
+      const auto xFace = [&](int f) {
         const int upperCell = (f / (N + 1) + kRing) * kPitch + f % (N + 1) + kHalo;
         writeShared<PDE>(Flux::flux(pde, readShared<PDE>(sux, kCells, upperCell - 1),
                                     readShared<PDE>(slx, kCells, upperCell), 0),
                          sfx, Shape::kXFaces, f);
-      }
+      };
+      xFace(tid);
+      if (tid >= Shape::kXExtrasFrom &&
+          tid < Shape::kXExtrasFrom + Shape::kXFaces - Shape::kThreads)
+        xFace(Shape::kThreads + tid - Shape::kXExtrasFrom);
       if constexpr (kDim == 3) {
-        for (int f = tid; f < Shape::kYFaces; f += Shape::kThreads) {
+        const auto yFace = [&](int f) {
           const int upperCell = (f / N + kRing) * kPitch + f % N + kHalo;
           writeShared<PDE>(Flux::flux(pde, readShared<PDE>(suy, kCells, upperCell - kPitch),
                                       readShared<PDE>(sly, kCells, upperCell), 1),
                            sfy, Shape::kYFaces, f);
-        }
+        };
+        yFace(tid);
+        if (tid >= Shape::kYExtrasFrom &&
+            tid < Shape::kYExtrasFrom + Shape::kYFaces - Shape::kThreads)
+          yFace(Shape::kThreads + tid - Shape::kYExtrasFrom);
       }
       __syncthreads();
 
