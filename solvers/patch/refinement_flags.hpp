@@ -1,6 +1,6 @@
 #pragma once
 // Per-patch refinement flags of a built-in criterion (patches/indicator_criterion.hpp) on the state
-// of a PDE: the host loop here and its device twin (refinement_flags_device.cu) evaluate the same
+// of a PDE: the host loop here and its device twin (refinement_flags_kernels.hpp) evaluate the same
 // per-cell indicator on the same quantity, so both back ends flag the same patches. Only the
 // flags, one byte per patch, leave the device.
 #include <span>
