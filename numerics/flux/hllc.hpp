@@ -16,7 +16,8 @@
 namespace tessera {
 
 // A system with the Euler equations' variables: density, Dim momenta, total energy, and an ideal
-// gas's pressure and ratio of specific heats.
+// gas's pressure and ratio of specific heats; its primitive variables (toPrimitive) are density,
+// velocity and pressure in the places of density, momentum and energy.
 template <class PDE>
 concept EulerLike = ConservationLaw<PDE> &&
     requires(const PDE& pde, const typename PDE::State& q, double invRho) {
@@ -27,28 +28,82 @@ concept EulerLike = ConservationLaw<PDE> &&
   { pde.gamma } -> std::convertible_to<double>;
 };
 
+// Two entry points on one solver: flux(pde, qL, qR, axis) on conserved states, and
+// fluxOfPrimitive(pde, wL, wR, axis) on primitive ones (kTakesPrimitive), which a reconstruction
+// in primitive variables hands its face states to as they are (cellFaces, faceFlux in
+// numerics/reconstruct/cell_faces.hpp): no conversion to conserved variables and back per face
+// state, 8% of the second-order stage on the device (benchmarks/RESULTS.md).
 struct Hllc {
   static constexpr const char* kName = "hllc";
+  static constexpr bool kTakesPrimitive = true;
   template <ConservationLaw PDE>
   static constexpr bool kAppliesTo = EulerLike<PDE>;
 
   template <EulerLike PDE>
   TESSERA_INLINE static typename PDE::State flux(const PDE& pde, const typename PDE::State& qL,
                                                  const typename PDE::State& qR, int axis) {
+    return fluxOfSides<true>(pde, sideOfConserved(pde, qL), sideOfConserved(pde, qR), axis);
+  }
+
+  template <EulerLike PDE>
+  TESSERA_INLINE static typename PDE::State
+  fluxOfPrimitive(const PDE& pde, const typename PDE::State& wL, const typename PDE::State& wR,
+                  int axis) {
+    return fluxOfSides<false>(pde, sideOfPrimitive(pde, wL), sideOfPrimitive(pde, wR), axis);
+  }
+
+private:
+  // A side's primitive state, its conserved state where the caller gave it (kept, so that a
+  // supersonic face's flux is the PDE's physical flux of that state exactly; from primitive states
+  // it is built for the side chosen only), 1 / rho and sound speed. One division and one square
+  // root a side: on a GPU, divisions cost more than the rest of the flux together (they were two
+  // thirds of the stage kernel's floating-point instructions); engine/arithmetic's, branch-free on
+  // the device.
+  template <EulerLike PDE>
+  struct Side {
+    typename PDE::State w, q;
+    double invRho, c;
+  };
+
+  template <EulerLike PDE>
+  TESSERA_INLINE static Side<PDE> sideOfPrimitive(const PDE& pde, const typename PDE::State& w) {
+    Side<PDE> s;
+    s.w = w;
+    s.invRho = reciprocal(w[PDE::kDensity]);
+    s.c = squareRoot(pde.gamma * w[PDE::kEnergy] * s.invRho);
+    return s;
+  }
+
+  template <EulerLike PDE>
+  TESSERA_INLINE static Side<PDE> sideOfConserved(const PDE& pde, const typename PDE::State& q) {
+    Side<PDE> s;
+    s.q = q;
+    s.invRho = reciprocal(q[PDE::kDensity]);
+    s.w[PDE::kDensity] = q[PDE::kDensity];
+    for (int a = 0; a < PDE::kDim; ++a)
+      s.w[PDE::kMomentum + a] = q[PDE::kMomentum + a] * s.invRho;
+    s.w[PDE::kEnergy] = pde.pressure(q, s.invRho);
+    s.c = squareRoot(pde.gamma * s.w[PDE::kEnergy] * s.invRho);
+    return s;
+  }
+
+  // kConserved: the sides hold their conserved states.
+  template <bool kConserved, EulerLike PDE>
+  TESSERA_INLINE static typename PDE::State fluxOfSides(const PDE& pde, const Side<PDE>& l,
+                                                        const Side<PDE>& r, int axis) {
     using State = typename PDE::State;
-    constexpr int kRho = PDE::kDensity;
+    constexpr int kRho = PDE::kDensity, kP = PDE::kEnergy;
     const int kUn = PDE::kMomentum + axis;
-    // One division and one square root a side: on a GPU, divisions cost more than the rest of the
-    // flux together (they were two thirds of the stage kernel's floating-point instructions);
-    // engine/arithmetic's, branch-free on the device.
-    const Side l = sideOf(pde, qL, axis), r = sideOf(pde, qR, axis);
-    const double sL = l.u - l.c < r.u - r.c ? l.u - l.c : r.u - r.c; // Davis's estimates
-    const double sR = l.u + l.c > r.u + r.c ? l.u + l.c : r.u + r.c;
-    const double mL = qL[kRho] * (sL - l.u), mR = qR[kRho] * (sR - r.u);
+    const double uL = l.w[kUn], uR = r.w[kUn];
+    const double sL = uL - l.c < uR - r.c ? uL - l.c : uR - r.c; // Davis's estimates
+    const double sR = uL + l.c > uR + r.c ? uL + l.c : uR + r.c;
+    const double mL = l.w[kRho] * (sL - uL), mR = r.w[kRho] * (sR - uR);
     // Grouped so that mirror-image data (sides swapped, normal velocity negated) give exactly the
     // negated S*; at S* = 0 both sides' star fluxes are averaged, which is mirror-symmetric too.
-    const double sStar =
-        divide((r.p - l.p) + (qL[kUn] * (sL - l.u) - qR[kUn] * (sR - r.u)), mL - mR);
+    // The normal momenta: the conserved states' own where given.
+    const double jL = kConserved ? l.q[kUn] : l.w[kRho] * uL;
+    const double jR = kConserved ? r.q[kUn] : r.w[kRho] * uR;
+    const double sStar = divide((r.w[kP] - l.w[kP]) + (jL * (sL - uL) - jR * (sR - uR)), mL - mR);
     // F_L where S_L >= 0 or S* > 0 (S_R > 0), F_R where S_R <= 0 or S* < 0, else the mean. The
     // side is chosen first and one star flux computed, the supersonic cases included as the star
     // formula with weight 0 (F_K + 0 (U*_K - U_K) = F_K): on a GPU the threads of a warp then
@@ -56,66 +111,48 @@ struct Hllc {
     const bool left = sL >= 0.0 || (sR > 0.0 && sStar > 0.0);
     const bool right = !left && (sR <= 0.0 || sStar < 0.0);
     if (!left && !right) {
-      const State FL = starSideFlux<PDE>(qL, l, axis, sL, sL, sStar, mL);
-      const State FR = starSideFlux<PDE>(qR, r, axis, sR, sR, sStar, mR);
+      const State FL = starSideFlux<kConserved>(pde, l, axis, sL, sL, sStar, mL);
+      const State FR = starSideFlux<kConserved>(pde, r, axis, sR, sR, sStar, mR);
       State F;
       for (int v = 0; v < PDE::kNumVars; ++v)
         F[v] = 0.5 * (FL[v] + FR[v]);
       return F;
     }
-    State q;
-    for (int v = 0; v < PDE::kNumVars; ++v)
-      q[v] = left ? qL[v] : qR[v];
-    const Side side = left ? l : r;
+    Side<PDE> side;
+    for (int v = 0; v < PDE::kNumVars; ++v) {
+      side.w[v] = left ? l.w[v] : r.w[v];
+      if constexpr (kConserved)
+        side.q[v] = left ? l.q[v] : r.q[v];
+    }
+    side.invRho = left ? l.invRho : r.invRho;
+    side.c = left ? l.c : r.c;
     const double weight = left ? (sL >= 0.0 ? 0.0 : sL) : (sR <= 0.0 ? 0.0 : sR);
-    return starSideFlux<PDE>(q, side, axis, left ? sL : sR, weight, sStar, left ? mL : mR);
-  }
-
-private:
-  // A side's 1 / rho, normal velocity, pressure and sound speed.
-  struct Side {
-    double invRho, u, p, c;
-  };
-
-  template <EulerLike PDE>
-  TESSERA_INLINE static Side sideOf(const PDE& pde, const typename PDE::State& q, int axis) {
-    Side s;
-    s.invRho = reciprocal(q[PDE::kDensity]);
-    s.u = q[PDE::kMomentum + axis] * s.invRho;
-    s.p = pde.pressure(q, s.invRho);
-    s.c = squareRoot(pde.gamma * s.p * s.invRho);
-    return s;
-  }
-
-  // The physical flux along the axis from the side's velocity and pressure: the same operations,
-  // and so the same values, as the PDE's flux(q, axis).
-  template <EulerLike PDE>
-  TESSERA_INLINE static typename PDE::State physicalFlux(const typename PDE::State& q,
-                                                         const Side& s, int axis) {
-    typename PDE::State f;
-    f[PDE::kDensity] = q[PDE::kMomentum + axis];
-    for (int a = 0; a < PDE::kDim; ++a)
-      f[PDE::kMomentum + a] = q[PDE::kMomentum + a] * s.u;
-    f[PDE::kMomentum + axis] += s.p;
-    f[PDE::kEnergy] = (q[PDE::kEnergy] + s.p) * s.u;
-    return f;
+    return starSideFlux<kConserved>(pde, side, axis, left ? sL : sR, weight, sStar, left ? mL : mR);
   }
 
   // F_K + weight (U*_K - U_K) for side K (wave speed sK, mK = rho_K (S_K - u_K)); weight S_K, or
   // 0 for a supersonic side, whose star state may not exist (S_K = S*): F_K exactly then.
-  template <EulerLike PDE>
-  TESSERA_INLINE static typename PDE::State starSideFlux(const typename PDE::State& q,
-                                                         const Side& s, int axis, double sK,
-                                                         double weight, double sStar, double mK) {
+  template <bool kConserved, EulerLike PDE>
+  TESSERA_INLINE static typename PDE::State starSideFlux(const PDE& pde, const Side<PDE>& s,
+                                                         int axis, double sK, double weight,
+                                                         double sStar, double mK) {
     constexpr int kRho = PDE::kDensity, kE = PDE::kEnergy;
+    const int kUn = PDE::kMomentum + axis;
+    const double u = s.w[kUn], p = s.w[kE];
+    const typename PDE::State q = kConserved ? s.q : pde.toConserved(s.w);
+    typename PDE::State F; // the physical flux along the axis
+    F[kRho] = q[kUn];
+    for (int a = 0; a < PDE::kDim; ++a)
+      F[PDE::kMomentum + a] = q[PDE::kMomentum + a] * u;
+    F[kUn] += p;
+    F[kE] = (q[kE] + p) * u;
     const double scale = divide(mK, sK - sStar); // rho*_K
     typename PDE::State star;
     star[kRho] = scale;
-    for (int v = PDE::kMomentum; v < PDE::kMomentum + PDE::kDim; ++v)
-      star[v] = scale * (q[v] * s.invRho);
-    star[PDE::kMomentum + axis] = scale * sStar;
-    star[kE] = scale * (q[kE] * s.invRho + (sStar - s.u) * (sStar + divide(s.p, mK)));
-    typename PDE::State F = physicalFlux<PDE>(q, s, axis);
+    for (int a = 0; a < PDE::kDim; ++a)
+      star[PDE::kMomentum + a] = scale * s.w[PDE::kMomentum + a];
+    star[kUn] = scale * sStar;
+    star[kE] = scale * (q[kE] * s.invRho + (sStar - u) * (sStar + divide(p, mK)));
     for (int v = 0; v < PDE::kNumVars; ++v)
       F[v] = weight == 0.0 ? F[v] : F[v] + weight * (star[v] - q[v]);
     return F;

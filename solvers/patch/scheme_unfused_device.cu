@@ -49,7 +49,7 @@ struct StateGrid {
   }
 };
 
-template <int Axis, class Recon, class PDE>
+template <int Axis, class Recon, class Flux, class PDE>
 __global__ void reconstructFaces(PDE pde, PatchLayout<PDE::kDim> layout, std::size_t items,
                                  const double* q, double* states) {
   constexpr int kVars = PDE::kNumVars;
@@ -62,7 +62,7 @@ __global__ void reconstructFaces(PDE pde, PatchLayout<PDE::kDim> layout, std::si
     --below[Axis];
     ++above[Axis];
     const auto qc = loadState<PDE>(layout, q, p, c);
-    const auto f = cellFaces<Recon>(
+    const auto f = cellFaces<Recon, Flux>(
         pde, reconstructedVariables<Recon>(pde, loadState<PDE>(layout, q, p, below)),
         reconstructedVariables<Recon>(pde, qc),
         reconstructedVariables<Recon>(pde, loadState<PDE>(layout, q, p, above)), qc);
@@ -74,7 +74,7 @@ __global__ void reconstructFaces(PDE pde, PatchLayout<PDE::kDim> layout, std::si
   }
 }
 
-template <int Axis, class Flux, class PDE>
+template <int Axis, class Recon, class Flux, class PDE>
 __global__ void riemannFluxes(PDE pde, PatchLayout<PDE::kDim> layout, std::size_t items,
                               const double* states, double* flux) {
   constexpr int kVars = PDE::kNumVars;
@@ -93,7 +93,7 @@ __global__ void riemannFluxes(PDE pde, PatchLayout<PDE::kDim> layout, std::size_
       upperOfLeft[v] = states[base + std::size_t(kVars + v) * cells + l];
       lowerOfRight[v] = states[base + std::size_t(v) * cells + r];
     }
-    const auto F = Flux::flux(pde, upperOfLeft, lowerOfRight, Axis);
+    const auto F = faceFlux<Recon, Flux>(pde, upperOfLeft, lowerOfRight, Axis);
     for (int v = 0; v < kVars; ++v)
       flux[faces.index(p, v, right)] = F[v];
   }
@@ -126,11 +126,13 @@ void axisPasses(const PDE& pde, const PatchLayout<PDE::kDim>& layout, int numPat
                 const double* q, double* states, double* flux) {
   const std::size_t cells =
       std::size_t(numPatches) * StateGrid<PDE::kDim>{layout.cellsPerAxis, Axis}.count();
-  reconstructFaces<Axis, Recon><<<blocksFor(cells), kThreads>>>(pde, layout, cells, q, states);
+  reconstructFaces<Axis, Recon, Flux>
+      <<<blocksFor(cells), kThreads>>>(pde, layout, cells, q, states);
   TESSERA_GPU_CHECK_LAUNCH();
   const std::size_t faces =
       std::size_t(numPatches) * FaceGrid<PDE::kDim>{layout.cellsPerAxis, Axis, 1}.count();
-  riemannFluxes<Axis, Flux><<<blocksFor(faces), kThreads>>>(pde, layout, faces, states, flux);
+  riemannFluxes<Axis, Recon, Flux>
+      <<<blocksFor(faces), kThreads>>>(pde, layout, faces, states, flux);
   TESSERA_GPU_CHECK_LAUNCH();
 }
 

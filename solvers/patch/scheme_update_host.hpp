@@ -85,13 +85,13 @@ long long sweepAxis(const PDE& pde, const PatchLayout<PDE::kDim>& layout, int ax
     for (int m = -1; m <= n; ++m) {
       const int below = m - 1 < -h ? m : m - 1, above = m + 1 >= n + h ? m : m + 1;
       const CellFaces<PDE> f =
-          cellFaces<Recon>(pde, s.v[below + 2], s.v[m + 2], s.v[above + 2], s.q[m + 2]);
+          cellFaces<Recon, Flux>(pde, s.v[below + 2], s.v[m + 2], s.v[above + 2], s.q[m + 2]);
       s.lower[m + 2] = f.lower;
       s.upper[m + 2] = f.upper;
       fallbacks += f.firstOrder && m >= 0 && m < n;
     }
     for (int f = 0; f <= n; ++f)
-      s.flux[f] = Flux::flux(pde, s.upper[f + 1], s.lower[f + 2], axis);
+      s.flux[f] = faceFlux<Recon, Flux>(pde, s.upper[f + 1], s.lower[f + 2], axis);
     for (int m = 0; m < n; ++m) {
       const int k = interiorNumber<kDim>(n, lineCell<kDim>(n, axis, t, m));
       for (int v = 0; v < kVars; ++v)

@@ -102,17 +102,18 @@ __device__ inline void writeShared(const typename PDE::State& s, double* array, 
     array[v * stride + at] = s[v];
 }
 
-// The face states of plane cell `at` along the in-plane axis whose cells lie `step` apart; a
-// reconstruction that reads no neighbour (a halo of one) is not given any.
-template <class Recon, class PDE, int Cells>
+// The face states of plane cell `at` along the in-plane axis whose cells lie `step` apart, for
+// Flux (cellFaces); a reconstruction that reads no neighbour (a halo of one) is not given any.
+template <class Recon, class Flux, class PDE, int Cells>
 __device__ inline CellFaces<PDE> stagedCellFaces(const PDE& pde, const double* sq, const double* sv,
                                                  int at, int step) {
   const auto v = readShared<PDE>(sv, Cells, at);
   if constexpr (Recon::kHalo == 1)
-    return cellFaces<Recon>(pde, v, v, v, readShared<PDE>(sq, Cells, at));
+    return cellFaces<Recon, Flux>(pde, v, v, v, readShared<PDE>(sq, Cells, at));
   else
-    return cellFaces<Recon>(pde, readShared<PDE>(sv, Cells, at - step), v,
-                            readShared<PDE>(sv, Cells, at + step), readShared<PDE>(sq, Cells, at));
+    return cellFaces<Recon, Flux>(pde, readShared<PDE>(sv, Cells, at - step), v,
+                                  readShared<PDE>(sv, Cells, at + step),
+                                  readShared<PDE>(sq, Cells, at));
 }
 
 // Stage s of cell `at`: qOut = keep q0 + advance * stepped, as schemeUpdatePatch writes it;
@@ -239,10 +240,11 @@ __global__ void __launch_bounds__(N* Rows,
           kHalo > 1 ? reconstructedVariables<Recon>(
                           pde, readState<PDE>(column - 2 * planeStride + marchShift[0], vs))
                     : vBelow;
-      upperBelow = cellFaces<Recon>(pde, vFar, vBelow,
-                                    reconstructedVariables<Recon>(pde, readState<PDE>(column, vs)),
-                                    readState<PDE>(column - planeStride + marchShift[0], vs))
-                       .upper;
+      upperBelow =
+          cellFaces<Recon, Flux>(pde, vFar, vBelow,
+                                 reconstructedVariables<Recon>(pde, readState<PDE>(column, vs)),
+                                 readState<PDE>(column - planeStride + marchShift[0], vs))
+              .upper;
     }
     State faceBelow{}, partialBelow{};
 
@@ -270,10 +272,10 @@ __global__ void __launch_bounds__(N* Rows,
       // that the partial update and face carried from plane k - 1 leave the registers early.
       const State vAt = readShared<PDE>(sv, kCells, cell);
       const CellFaces<PDE> own =
-          cellFaces<Recon>(pde, vBelow, vAt, reconstructedVariables<Recon>(pde, qAbove),
-                           readShared<PDE>(sq, kCells, cell));
+          cellFaces<Recon, Flux>(pde, vBelow, vAt, reconstructedVariables<Recon>(pde, qAbove),
+                                 readShared<PDE>(sq, kCells, cell));
       fell += own.firstOrder;
-      const State face = Flux::flux(pde, upperBelow, own.lower, kMarch);
+      const State face = faceFlux<Recon, Flux>(pde, upperBelow, own.lower, kMarch);
       upperBelow = own.upper;
       vBelow = vAt;
       if (k > 0) {
@@ -290,18 +292,19 @@ __global__ void __launch_bounds__(N* Rows,
 
       // 2. Face states, once per cell and in-plane axis: the thread's own cell, and its ring cell.
       {
-        const auto x = stagedCellFaces<Recon, PDE, kCells>(pde, sq, sv, cell, 1);
+        const auto x = stagedCellFaces<Recon, Flux, PDE, kCells>(pde, sq, sv, cell, 1);
         writeShared<PDE>(x.lower, slx, kCells, cell);
         writeShared<PDE>(x.upper, sux, kCells, cell);
         fell += x.firstOrder;
         if constexpr (kDim == 3) {
-          const auto y = stagedCellFaces<Recon, PDE, kCells>(pde, sq, sv, cell, kPitch);
+          const auto y = stagedCellFaces<Recon, Flux, PDE, kCells>(pde, sq, sv, cell, kPitch);
           writeShared<PDE>(y.lower, sly, kCells, cell);
           writeShared<PDE>(y.upper, suy, kCells, cell);
           fell += y.firstOrder;
         }
         if (ringCell >= 0) {
-          const auto ring = stagedCellFaces<Recon, PDE, kCells>(pde, sq, sv, ringCell, ringStep);
+          const auto ring =
+              stagedCellFaces<Recon, Flux, PDE, kCells>(pde, sq, sv, ringCell, ringStep);
           writeShared<PDE>(ring.lower, ringStep == 1 ? slx : sly, kCells, ringCell);
           writeShared<PDE>(ring.upper, ringStep == 1 ? sux : suy, kCells, ringCell);
         }
@@ -318,8 +321,8 @@ __global__ void __launch_bounds__(N* Rows,
       //    gave them all to the first warp).
       const auto xFace = [&](int f) {
         const int upperCell = (f / (N + 1) + kRing) * kPitch + f % (N + 1) + kHalo;
-        writeShared<PDE>(Flux::flux(pde, readShared<PDE>(sux, kCells, upperCell - 1),
-                                    readShared<PDE>(slx, kCells, upperCell), 0),
+        writeShared<PDE>(faceFlux<Recon, Flux>(pde, readShared<PDE>(sux, kCells, upperCell - 1),
+                                               readShared<PDE>(slx, kCells, upperCell), 0),
                          sfx, Shape::kXFaces, f);
       };
       xFace(tid);
@@ -329,8 +332,9 @@ __global__ void __launch_bounds__(N* Rows,
       if constexpr (kDim == 3) {
         const auto yFace = [&](int f) {
           const int upperCell = (f / N + kRing) * kPitch + f % N + kHalo;
-          writeShared<PDE>(Flux::flux(pde, readShared<PDE>(suy, kCells, upperCell - kPitch),
-                                      readShared<PDE>(sly, kCells, upperCell), 1),
+          writeShared<PDE>(faceFlux<Recon, Flux>(pde,
+                                                 readShared<PDE>(suy, kCells, upperCell - kPitch),
+                                                 readShared<PDE>(sly, kCells, upperCell), 1),
                            sfy, Shape::kYFaces, f);
         };
         yFace(tid);
@@ -367,8 +371,8 @@ __global__ void __launch_bounds__(N* Rows,
         kHalo > 1 ? reconstructedVariables<Recon>(
                         pde, readState<PDE>(column + (N + 1) * planeStride + marchShift[1], vs))
                   : vTop;
-    const State face =
-        Flux::flux(pde, upperBelow, cellFaces<Recon>(pde, vBelow, vTop, vFar, qTop).lower, kMarch);
+    const State face = faceFlux<Recon, Flux>(
+        pde, upperBelow, cellFaces<Recon, Flux>(pde, vBelow, vTop, vFar, qTop).lower, kMarch);
     State done;
     for (int v = 0; v < kVars; ++v)
       done[v] = partialBelow[v] - rm * (face[v] - faceBelow[v]);

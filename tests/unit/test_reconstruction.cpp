@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <random>
 
+#include "numerics/flux/hllc.hpp"
+#include "numerics/flux/rusanov.hpp"
 #include "numerics/reconstruct/cell_faces.hpp"
 #include "numerics/reconstruct/donor_cell.hpp"
 #include "numerics/reconstruct/limiters.hpp"
@@ -98,6 +100,28 @@ TEST(CellFaces, NegativeFacePressureFallsBackToFirstOrder) {
   // With a limiter the same data stay admissible and second order.
   const auto limited = cellFaces<Plm<VanLeer>>(pde, below, w, above, q);
   EXPECT_FALSE(limited.firstOrder);
+}
+
+TEST(CellFaces, ARiemannSolverOnPrimitiveStatesGetsThemAsReconstructed) {
+  // HLLC takes primitive face states: PLM's are handed over unconverted, the fallback's are the
+  // cell's primitive state; Rusanov takes conserved ones, and donor cell gives conserved ones to
+  // either.
+  Euler<2> pde;
+  const Euler<2>::State below{{1.0, 0.1, 0.0, 1.0}}, w{{0.8, 0.2, -0.1, 0.9}},
+      above{{0.7, 0.25, -0.2, 0.7}};
+  const auto q = pde.toConserved(w);
+  const auto primitive = cellFaces<Plm<VanLeer>, Hllc>(pde, below, w, above, q);
+  const auto conserved = cellFaces<Plm<VanLeer>, Rusanov>(pde, below, w, above, q);
+  EXPECT_EQ(pde.toConserved(primitive.lower), conserved.lower);
+  EXPECT_EQ(pde.toConserved(primitive.upper), conserved.upper);
+  static_assert(kPrimitiveFaces<Plm<VanLeer>, Hllc> && !kPrimitiveFaces<Plm<VanLeer>, Rusanov>);
+  static_assert(!kPrimitiveFaces<DonorCell, Hllc> && !kPrimitiveFaces<Plm<VanLeer>, void>);
+
+  const Euler<2>::State low{{1.0, 0.0, 0.0, 1e-6}}, high{{1.0, 0.0, 0.0, 1.0}};
+  const auto fallback = cellFaces<Plm<Unlimited>, Hllc>(pde, high, low, low, pde.toConserved(low));
+  EXPECT_TRUE(fallback.firstOrder);
+  EXPECT_EQ(fallback.lower, low);
+  EXPECT_EQ(fallback.upper, low);
 }
 
 } // namespace
