@@ -98,11 +98,11 @@ private:
     const double sL = uL - l.c < uR - r.c ? uL - l.c : uR - r.c; // Davis's estimates
     const double sR = uL + l.c > uR + r.c ? uL + l.c : uR + r.c;
     const double mL = l.w[kRho] * (sL - uL), mR = r.w[kRho] * (sR - uR);
-    // Grouped so that mirror-image data (sides swapped, normal velocity negated) give exactly the
-    // negated S*; at S* = 0 both sides' star fluxes are averaged, which is mirror-symmetric too.
     // The normal momenta: the conserved states' own where given.
     const double jL = kConserved ? l.q[kUn] : l.w[kRho] * uL;
     const double jR = kConserved ? r.q[kUn] : r.w[kRho] * uR;
+    // Grouped so that mirror-image data (sides swapped, normal velocity negated) give exactly the
+    // negated S*; at S* = 0 both sides' star fluxes are averaged, which is mirror-symmetric too.
     const double sStar = divide((r.w[kP] - l.w[kP]) + (jL * (sL - uL) - jR * (sR - uR)), mL - mR);
     // F_L where S_L >= 0 or S* > 0 (S_R > 0), F_R where S_R <= 0 or S* < 0, else the mean. The
     // side is chosen first and one star flux computed, the supersonic cases included as the star
