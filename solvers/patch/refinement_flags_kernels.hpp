@@ -15,8 +15,9 @@ namespace tessera {
 namespace refinement_kernels {
 
 constexpr int kFlagThreads = 256;
-// Shared memory a block stages its window in: 28 KB lets eight 256-thread blocks share a
-// multiprocessor (228 KB).
+// Shared memory a block stages its window in: 28 KB, with the reduction's 2 KB, lets seven
+// 256-thread blocks share a multiprocessor (228 KB), and holds the three planes of 34^2 cells that
+// patches of 32^3 need at the least.
 constexpr std::size_t kWindowBytes = 28 * 1024;
 
 // The planes (along the last axis) a block stages at once, beside the two it keeps from the slab
