@@ -4,6 +4,9 @@
 //   BM_Copy<d>D/N     copy of the whole state with halo (reads and writes every byte once);
 //   BM_Fused<d>D/N    rusanovUpdateDevice, one kernel (skipped while a dimension has none);
 //   BM_Unfused<d>D/N  copy-sol, comp-eigv, comp-flux, update-sol, reduce-eigv.
+// And on the same state, the regrid's criterion pass (refinementFlagsDevice, Loehner on pressure
+// as the shipped blasts use it), which reads every interior cell and face halo cell once:
+//   BM_RefinementFlags<d>D/N.
 // And the default second-order scheme (PLM with van Leer's limiter, HLLC) on states with a halo
 // of two, beside their own copy:
 //   BM_Copy<d>D/N/h2          copy of the whole state with its halo of two;
@@ -43,6 +46,7 @@
 #include "patches/uniform_patch_grid.hpp"
 #include "physics/euler/euler.hpp"
 #include "solvers/patch/fused_update_device.hpp"
+#include "solvers/patch/refinement_flags.hpp"
 #include "solvers/patch/rusanov_unfused_device.hpp"
 #include "solvers/patch/rusanov_update_device.hpp"
 #include "solvers/patch/scheme_unfused_device.hpp"
@@ -206,6 +210,29 @@ void BM_Unfused(benchmark::State& state, int n) {
     state.counters["temporaries GB"] = double(c.unfused->temporaryBytes()) * 1e-9;
 }
 
+// Bytes the criterion must read: every interior cell and face halo cell once (no edge or
+// corner); counters as for the updates.
+template <int Dim>
+void BM_RefinementFlags(benchmark::State& state, int n) {
+  DeviceCase<Dim>& c = deviceCase<Dim>(n);
+  const Euler<Dim> pde;
+  const amr::IndicatorCriterion criterion{amr::Indicator::Loehner, Euler<Dim>::kEnergy, true};
+  DeviceArray<amr::AdaptFlag> flags(c.grid.numPatches(), MemorySpace::Device);
+  const auto pass = [&] {
+    refinementFlagsDevice(pde, c.grid.layout(), criterion, c.q.data(), c.grid.numPatches(),
+                          flags.data());
+  };
+  pass(); // warm-up
+  const double copySeconds = timed([&] { c.qNew.copyFrom(c.q); });
+  const double seconds = timedLoop(state, pass);
+  const double faceCells = 2.0 * Dim * std::pow(double(n), Dim - 1);
+  const double bytes = double(c.grid.numPatches()) * Euler<Dim>::kNumVars * 8.0 *
+                       (double(c.grid.layout().interiorCells()) + faceCells);
+  state.counters["cells/s"] = double(c.grid.numCells()) / seconds;
+  state.counters["GB/s"] = bytes * 1e-9 / seconds;
+  state.counters["fraction of copy"] = (bytes / seconds) / (c.copyBytes() / copySeconds);
+}
+
 template <int Dim>
 void BM_FusedStage(benchmark::State& state, int n) {
   DeviceCase<Dim>& c = deviceCase<Dim>(n, 2);
@@ -263,6 +290,8 @@ void registerCases() {
          {benchmark::RegisterBenchmark(("BM_Copy" + suffix).c_str(), BM_Copy<Dim>, n, 1),
           benchmark::RegisterBenchmark(("BM_Fused" + suffix).c_str(), BM_Fused<Dim>, n),
           benchmark::RegisterBenchmark(("BM_Unfused" + suffix).c_str(), BM_Unfused<Dim>, n),
+          benchmark::RegisterBenchmark(("BM_RefinementFlags" + suffix).c_str(),
+                                       BM_RefinementFlags<Dim>, n),
           benchmark::RegisterBenchmark(("BM_Copy" + suffix + "/h2").c_str(), BM_Copy<Dim>, n, 2),
           benchmark::RegisterBenchmark(("BM_FusedStage" + suffix).c_str(), BM_FusedStage<Dim>, n),
           benchmark::RegisterBenchmark(("BM_FusedRk2" + suffix).c_str(), BM_FusedRk2<Dim>, n),
