@@ -20,12 +20,19 @@ constexpr int kFlagThreads = 256;
 // patches of 32^3 need at the least.
 constexpr std::size_t kWindowBytes = 28 * 1024;
 
+// Cells of one plane of the window: the patch's plane with a ring of face halo cells.
+template <int Dim>
+TESSERA_INLINE int windowPlaneCells(int cellsPerAxis) {
+  const int pitch = cellsPerAxis + 2;
+  return Dim == 3 ? pitch * pitch : pitch;
+}
+
 // The planes (along the last axis) a block stages at once, beside the two it keeps from the slab
 // before: as many as the window holds, at most the patch's. 0 where not even one fits.
 template <int Dim>
 int slabPlanes(const PatchLayout<Dim>& layout) {
-  const std::size_t pitch = std::size_t(layout.cellsPerAxis) + 2;
-  const std::size_t planeBytes = (Dim == 3 ? pitch * pitch : pitch) * sizeof(double);
+  const std::size_t planeBytes =
+      std::size_t(windowPlaneCells<Dim>(layout.cellsPerAxis)) * sizeof(double);
   const std::size_t planes = kWindowBytes / planeBytes;
   return planes < 3 ? 0 : int(std::min<std::size_t>(planes - 2, layout.cellsPerAxis));
 }
@@ -46,7 +53,7 @@ __global__ void __launch_bounds__(kFlagThreads)
   extern __shared__ double window[]; // slab + 2 planes of (N + 2)^(Dim - 1) cells
   __shared__ double partial[kFlagThreads];
   const int tid = int(threadIdx.x), p = int(blockIdx.x), N = layout.cellsPerAxis;
-  const int pitch = N + 2, planeCells = kDim == 3 ? pitch * pitch : pitch;
+  const int pitch = N + 2, planeCells = windowPlaneCells<kDim>(N);
   const int rowCells = kDim == 3 ? N * N : N; // interior cells of a plane
   const double* patch = q + std::size_t(p) * layout.patchStride();
 
@@ -129,8 +136,7 @@ void refinementFlagsDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                                 " cells per axis are too large for the criterion's window");
   const std::size_t window =
       std::size_t(slab + 2) *
-      std::size_t(PDE::kDim == 3 ? (layout.cellsPerAxis + 2) * (layout.cellsPerAxis + 2)
-                                 : layout.cellsPerAxis + 2) *
+      std::size_t(refinement_kernels::windowPlaneCells<PDE::kDim>(layout.cellsPerAxis)) *
       sizeof(double);
   refinement_kernels::refinementFlagsKernel<PDE>
       <<<numPatches, refinement_kernels::kFlagThreads, window>>>(pde, layout, criterion, q,

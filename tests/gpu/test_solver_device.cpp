@@ -86,10 +86,13 @@ void expectFlagsMatch(int N, int halo) {
 
 // The device kernel stages a patch in slabs of planes: one slab (8 cells per axis), slabs of 9
 // and 7 planes (3D, 16), one plane at a time (3D, 32); the halo of two of second-order layouts.
+// Cells per axis and halo:
+constexpr std::pair<int, int> kFlagLayouts[] = {{8, 1}, {16, 2}, {32, 1}};
+
 TEST(SolverDevice, RefinementFlagsMatchTheHostTwin2D) {
   if (!deviceAvailable())
     GTEST_SKIP() << "no device";
-  for (const auto& [N, halo] : {std::pair{8, 1}, std::pair{16, 2}, std::pair{32, 1}}) {
+  for (const auto& [N, halo] : kFlagLayouts) {
     SCOPED_TRACE(N);
     expectFlagsMatch<2>(N, halo);
   }
@@ -97,7 +100,7 @@ TEST(SolverDevice, RefinementFlagsMatchTheHostTwin2D) {
 TEST(SolverDevice, RefinementFlagsMatchTheHostTwin3D) {
   if (!deviceAvailable())
     GTEST_SKIP() << "no device";
-  for (const auto& [N, halo] : {std::pair{8, 1}, std::pair{16, 2}, std::pair{32, 1}}) {
+  for (const auto& [N, halo] : kFlagLayouts) {
     SCOPED_TRACE(N);
     expectFlagsMatch<3>(N, halo);
   }
