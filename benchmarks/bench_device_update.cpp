@@ -5,8 +5,10 @@
 //   BM_Fused<d>D/N    rusanovUpdateDevice, one kernel (skipped while a dimension has none);
 //   BM_Unfused<d>D/N  copy-sol, comp-eigv, comp-flux, update-sol, reduce-eigv.
 // And on the same state, the regrid's criterion pass (refinementFlagsDevice, Loehner on pressure
-// as the shipped blasts use it), which reads every interior cell and face halo cell once:
-//   BM_RefinementFlags<d>D/N.
+// as the shipped blasts use it), which reads every interior cell and face halo cell once, and the
+// fused update that evaluates the same criterion on its input (UpdateCriterion), as the step
+// before a regrid does:
+//   BM_RefinementFlags<d>D/N, BM_FusedFlagged<d>D/N.
 // And the default second-order scheme (PLM with van Leer's limiter, HLLC) on states with a halo
 // of two, beside their own copy:
 //   BM_Copy<d>D/N/h2          copy of the whole state with its halo of two;
@@ -210,13 +212,28 @@ void BM_Unfused(benchmark::State& state, int n) {
     state.counters["temporaries GB"] = double(c.unfused->temporaryBytes()) * 1e-9;
 }
 
+template <int Dim>
+const amr::IndicatorCriterion kPressureLoehner{amr::Indicator::Loehner, Euler<Dim>::kEnergy, true};
+
+template <int Dim>
+void BM_FusedFlagged(benchmark::State& state, int n) {
+  DeviceCase<Dim>& c = deviceCase<Dim>(n);
+  const Euler<Dim> pde;
+  DeviceArray<amr::AdaptFlag> flags(c.grid.numPatches(), MemorySpace::Device);
+  const UpdateCriterion criterion{kPressureLoehner<Dim>, flags.data()};
+  runUpdate(state, c, [&] {
+    rusanovUpdateDevice(pde, c.grid.layout(), c.geometry.data(), c.grid.numPatches(), c.q.data(),
+                        c.qNew.data(), kDt, c.lambda.data(), nullptr, nullptr, nullptr, &criterion);
+  });
+}
+
 // Bytes the criterion must read: every interior cell and face halo cell once (no edge or
 // corner); counters as for the updates.
 template <int Dim>
 void BM_RefinementFlags(benchmark::State& state, int n) {
   DeviceCase<Dim>& c = deviceCase<Dim>(n);
   const Euler<Dim> pde;
-  const amr::IndicatorCriterion criterion{amr::Indicator::Loehner, Euler<Dim>::kEnergy, true};
+  const amr::IndicatorCriterion criterion = kPressureLoehner<Dim>;
   DeviceArray<amr::AdaptFlag> flags(c.grid.numPatches(), MemorySpace::Device);
   const auto pass = [&] {
     refinementFlagsDevice(pde, c.grid.layout(), criterion, c.q.data(), c.grid.numPatches(),
@@ -290,6 +307,8 @@ void registerCases() {
          {benchmark::RegisterBenchmark(("BM_Copy" + suffix).c_str(), BM_Copy<Dim>, n, 1),
           benchmark::RegisterBenchmark(("BM_Fused" + suffix).c_str(), BM_Fused<Dim>, n),
           benchmark::RegisterBenchmark(("BM_Unfused" + suffix).c_str(), BM_Unfused<Dim>, n),
+          benchmark::RegisterBenchmark(("BM_FusedFlagged" + suffix).c_str(), BM_FusedFlagged<Dim>,
+                                       n),
           benchmark::RegisterBenchmark(("BM_RefinementFlags" + suffix).c_str(),
                                        BM_RefinementFlags<Dim>, n),
           benchmark::RegisterBenchmark(("BM_Copy" + suffix + "/h2").c_str(), BM_Copy<Dim>, n, 2),

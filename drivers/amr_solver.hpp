@@ -14,6 +14,14 @@
 // The criterion is a built-in one given as data (amr::IndicatorCriterion), evaluated where the
 // state lives, so that a device run sends only the flags to the host; or any host callable
 // (amr::RefinementCriterion), which on the device back end sees a host copy of the state.
+//
+// When: a built-in criterion flags the state that the regrid's step started from, inside that
+// step's update (the halos it reads are filled for the update, and the first-order device kernel
+// has the cells in shared memory already), so that the regrid costs no pass over the state and no
+// halo fill; with a CFL number below one a discontinuity moves less than a cell in the step, and
+// refining a flagged patch's neighbours as well (the buffer) covers it. A host callable sees the
+// state after the step, as does a regrid asked for between steps (regrid()), and the initial
+// adapts. Either way a restart repeats the run: the regrid follows its step before any checkpoint.
 #include <algorithm>
 #include <filesystem>
 #include <mpi.h>
@@ -110,7 +118,7 @@ public:
   void initialise(MakeInitial&& makeInitial) {
     for (int round = 0; round <= settings_.maxLevel - settings_.minLevel; ++round) {
       solver_.initialise(makeInitial(layout_, solver_.geometry()));
-      if (!adapt())
+      if (!adapt(FlagsFrom::CurrentState))
         return;
     }
     solver_.initialise(makeInitial(layout_, solver_.geometry()));
@@ -118,14 +126,16 @@ public:
 
   // One step; every regridInterval steps the mesh adapts afterwards.
   void advance(double dt) {
+    const bool regrids = flagNextStep();
     solver_.advance(dt);
-    if (settings_.regridInterval > 0 && solver_.step() % settings_.regridInterval == 0)
-      regrid();
+    if (regrids)
+      adapt(FlagsFrom::Step);
   }
   void advanceTo(double time) {
+    const bool regrids = flagNextStep();
     solver_.advanceTo(time);
-    if (settings_.regridInterval > 0 && solver_.step() % settings_.regridInterval == 0)
-      regrid();
+    if (regrids)
+      adapt(FlagsFrom::Step);
   }
 
   double stableDt() { return solver_.stableDt(); }
@@ -133,7 +143,7 @@ public:
 
   // Adapts the mesh to the current data and moves the data onto it. Returns whether the mesh
   // changed.
-  bool regrid() { return adapt(); }
+  bool regrid() { return adapt(FlagsFrom::CurrentState); }
 
   const amr::Forest<kDim>& forest() const { return forest_; }
   MPI_Comm comm() const { return forest_.comm(); }
@@ -208,15 +218,36 @@ private:
     return periodic;
   }
 
-  bool adapt() {
+  // Whether the next step ends with a regrid; if so, a built-in criterion is evaluated by the
+  // step on the state it starts from.
+  bool flagNextStep() {
+    const bool regrids =
+        settings_.regridInterval > 0 && (solver_.step() + 1) % settings_.regridInterval == 0;
+    if (const auto* builtIn = std::get_if<amr::IndicatorCriterion>(&criterion_); regrids && builtIn)
+      solver_.flagNextStep(*builtIn);
+    return regrids;
+  }
+
+  // Where an adapt's flags come from: the step just taken (flagNextStep; a host callable has none
+  // there), or the current state.
+  enum class FlagsFrom { Step, CurrentState };
+
+  bool adapt(FlagsFrom from) {
     std::vector<amr::AdaptFlag> flags;
     {
       ScopedTimer t(regridTimes_.flags);
-      // A built-in criterion reads what the kernels read; a user's looks at any halo cell.
-      solver_.fillCurrentHalos(std::holds_alternative<amr::IndicatorCriterion>(criterion_)
-                                   ? HaloCells::ReadByKernels
-                                   : HaloCells::All);
-      flags = refinementFlags();
+      std::optional<std::vector<amr::AdaptFlag>> ofStep;
+      if (from == FlagsFrom::Step)
+        ofStep = solver_.takeStepFlags();
+      if (ofStep) {
+        flags = std::move(*ofStep);
+      } else {
+        // A built-in criterion reads what the kernels read; a user's looks at any halo cell.
+        solver_.fillCurrentHalos(std::holds_alternative<amr::IndicatorCriterion>(criterion_)
+                                     ? HaloCells::ReadByKernels
+                                     : HaloCells::All);
+        flags = refinementFlags();
+      }
     }
     std::vector<PatchPlacement<kDim>> before, after;
     int changed = 0;

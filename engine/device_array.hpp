@@ -95,4 +95,12 @@ DeviceArray<T> toDevice(const std::vector<T>& host) {
   return toSpace(host, MemorySpace::Device);
 }
 
+// A host copy of an array in any space: how results come back to be checked.
+template <class T>
+std::vector<T> toHost(const DeviceArray<T>& array) {
+  std::vector<T> host(array.size());
+  array.copyToHost(host);
+  return host;
+}
+
 } // namespace tessera

@@ -63,7 +63,8 @@ public:
   }
 
   void update(const double* in, double* out, const StageWeights& stage, PatchGroup group,
-              double* fluxRegister, double* patchLambda) override {
+              double* fluxRegister, double* patchLambda,
+              const UpdateCriterion* criterion) override {
     const int count = group == PatchGroup::All     ? numPatches_
                       : group == PatchGroup::Inner ? innerCount_
                                                    : outerCount_;
@@ -74,7 +75,7 @@ public:
                                                      : outerPatches_.data();
     fusedUpdateDevice(pde_, scheme_, layout_, geometry_.data(), count, in, out, stage, patchLambda,
                       fluxRegister, listed, fallbacks_.data(),
-                      faceLinks_.size() > 0 ? faceLinks_.data() : nullptr);
+                      faceLinks_.size() > 0 ? faceLinks_.data() : nullptr, criterion);
   }
 
   void reflux(const double* fluxRegister, double dt, double* out, double* patchLambda) override {

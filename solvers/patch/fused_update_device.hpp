@@ -7,6 +7,7 @@
 #include "numerics/spatial_scheme.hpp"
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
+#include "solvers/patch/refinement_flags.hpp"
 #include "solvers/patch/stage_weights.hpp"
 
 namespace tessera {
@@ -14,13 +15,15 @@ namespace tessera {
 // All pointers are device pointers (stage.q0 too); `patches` lists the numPatches patches to
 // update, or is null for patches 0 .. numPatches - 1; cells that fell back to first order are
 // added to *fallbacks where it is given; with faceLinks (FaceLinks::neighbour) the linked faces'
-// halo cells are read from the neighbours, not the halo. Asynchronous.
+// halo cells are read from the neighbours, not the halo; with a criterion, the updated patches'
+// flags from q as well (UpdateCriterion: inside the first-order kernel, a pass of its own before
+// the scheme kernel). Asynchronous.
 template <class PDE>
 void fusedUpdateDevice(const PDE& pde, const SpatialScheme& scheme,
                        const PatchLayout<PDE::kDim>& layout,
                        const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
                        double* qOut, const StageWeights& stage, double* patchLambda,
                        double* fluxRegister, const int* patches, unsigned long long* fallbacks,
-                       const int* faceLinks = nullptr);
+                       const int* faceLinks = nullptr, const UpdateCriterion* criterion = nullptr);
 
 } // namespace tessera

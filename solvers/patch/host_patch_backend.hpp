@@ -35,12 +35,19 @@ public:
   }
 
   void update(const double* in, double* out, const StageWeights& stage, PatchGroup group,
-              double* fluxRegister, double* patchLambda) override {
+              double* fluxRegister, double* patchLambda,
+              const UpdateCriterion* criterion) override {
     const std::span<const int> listed = group == PatchGroup::All     ? std::span<const int>()
                                         : group == PatchGroup::Inner ? set_.inner
                                                                      : set_.outer;
-    if ((group == PatchGroup::All ? set_.numPatches() : int(listed.size())) == 0)
+    const int count = group == PatchGroup::All ? set_.numPatches() : int(listed.size());
+    if (count == 0)
       return;
+    if (criterion) // the device's twin evaluates it inside its first-order update
+      forEachPatch(count, [&](int k) {
+        const int p = listed.empty() ? k : listed[k];
+        criterion->flags[p] = patchFlagHost(pde_, layout_, criterion->criterion, in, p);
+      });
     fusedUpdateHost(pde_, scheme_, layout_, set_.geometry, in, out, stage, patchLambda,
                     fluxRegister, listed, &fallbacks_);
   }

@@ -14,6 +14,7 @@
 #include "patches/patch_geometry.hpp"
 #include "patches/remap_plan.hpp"
 #include "physics/conservation_law.hpp"
+#include "solvers/patch/refinement_flags.hpp"
 #include "solvers/patch/stage_weights.hpp"
 
 namespace tessera {
@@ -56,9 +57,11 @@ public:
   virtual void setPatches(const PatchSet<kDim>& patches) = 0;
   virtual void fillHalos(HaloPart part, double* data) = 0;
   // One fused stage of a group of patches: in -> out, each patch's eigenvalue, the boundary
-  // fluxes where a register is given.
+  // fluxes where a register is given, and the patches' flags of a criterion on `in` where one is
+  // given (UpdateCriterion; its flags where the state lives).
   virtual void update(const double* in, double* out, const StageWeights& stage, PatchGroup group,
-                      double* fluxRegister, double* patchLambda) = 0;
+                      double* fluxRegister, double* patchLambda,
+                      const UpdateCriterion* criterion) = 0;
   // Corrects the coarse cells next to finer patches by dt/dx (F_coarse - mean F_fine) and
   // recomputes those patches' eigenvalues.
   virtual void reflux(const double* fluxRegister, double dt, double* out, double* patchLambda) = 0;

@@ -22,12 +22,15 @@ void fusedUpdateDevice(const PDE& pde, const SpatialScheme& scheme,
                        const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
                        double* qOut, const StageWeights& stage, double* patchLambda,
                        double* fluxRegister, const int* patches, unsigned long long* fallbacks,
-                       const int* faceLinks) {
+                       const int* faceLinks, const UpdateCriterion* criterion) {
   if (scheme.firstOrderRusanov() && stage.forwardEuler()) {
     rusanovUpdateDevice(pde, layout, geometry, numPatches, q, qOut, stage.dt, patchLambda,
-                        fluxRegister, patches, faceLinks);
+                        fluxRegister, patches, faceLinks, criterion);
     return;
   }
+  if (criterion)
+    refinementFlagsDevice(pde, layout, criterion->criterion, q, numPatches, criterion->flags,
+                          faceLinks, patches);
   withSpatialScheme<PDE>(scheme, [&]<class Recon, class Flux>() {
     schemeUpdateDevice<Recon, Flux>(pde, layout, geometry, numPatches, q, qOut, stage, patchLambda,
                                     fluxRegister, patches, fallbacks, faceLinks);
@@ -40,14 +43,14 @@ void fusedUpdateDevice(const PDE& pde, const SpatialScheme& scheme,
   template void tessera::fusedUpdateDevice(                                                        \
       const PDE&, const tessera::SpatialScheme&, const tessera::PatchLayout<PDE::kDim>&,           \
       const tessera::PatchGeometry<PDE::kDim>*, int, const double*, double*,                       \
-      const tessera::StageWeights&, double*, double*, const int*, unsigned long long*,             \
-      const int*);                                                                                 \
-  template void tessera::rusanovUpdateDevice(const PDE&, const tessera::PatchLayout<PDE::kDim>&,   \
-                                             const tessera::PatchGeometry<PDE::kDim>*, int,        \
-                                             const double*, double*, double, double*, double*,     \
-                                             const int*, const int*);                              \
+      const tessera::StageWeights&, double*, double*, const int*, unsigned long long*, const int*, \
+      const tessera::UpdateCriterion*);                                                            \
+  template void tessera::rusanovUpdateDevice(                                                      \
+      const PDE&, const tessera::PatchLayout<PDE::kDim>&,                                          \
+      const tessera::PatchGeometry<PDE::kDim>*, int, const double*, double*, double, double*,      \
+      double*, const int*, const int*, const tessera::UpdateCriterion*);                           \
   template void tessera::maxEigenvaluesDevice(const PDE&, const tessera::PatchLayout<PDE::kDim>&,  \
                                               const int*, int, const double*, double*);            \
   template void tessera::refinementFlagsDevice(                                                    \
       const PDE&, const tessera::PatchLayout<PDE::kDim>&, const tessera::amr::IndicatorCriterion&, \
-      const double*, int, tessera::amr::AdaptFlag*, const int*);
+      const double*, int, tessera::amr::AdaptFlag*, const int*, const int*);

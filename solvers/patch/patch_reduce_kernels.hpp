@@ -14,21 +14,32 @@ __device__ inline double maxNaNWins(double kept, double candidate) {
   return candidate > kept || candidate != candidate ? candidate : kept;
 }
 
-// Reduces one value per thread (NaN wins) over aligned groups of `group` threads (a power of two
-// dividing the block) in `scratch`, one double per thread; the group's first thread gets it.
+// Reduces one value per thread by `larger` over aligned groups of `group` threads (a power of
+// two dividing the block) in `scratch`, one double per thread; the group's first thread gets it.
 // The scratch may alias shared memory that slower threads are still reading (the fused kernel's
 // plane): hence the barrier before the first write.
-__device__ inline double groupMax(double value, int group, double* scratch) {
+template <class Larger>
+__device__ inline double groupReduce(double value, int group, double* scratch, Larger larger) {
   const int tid = int(threadIdx.x);
   __syncthreads();
   scratch[tid] = value;
   __syncthreads();
   for (int s = 1; s < group; s *= 2) {
     if (tid % (2 * s) == 0)
-      scratch[tid] = maxNaNWins(scratch[tid], scratch[tid + s]);
+      scratch[tid] = larger(scratch[tid], scratch[tid + s]);
     __syncthreads();
   }
   return scratch[tid];
+}
+
+// The largest eigenvalue of a group, NaN winning.
+__device__ inline double groupMax(double value, int group, double* scratch) {
+  return groupReduce(value, group, scratch, maxNaNWins);
+}
+
+// The largest refinement indicator of a group, as the host's std::fmax takes it (NaN loses).
+__device__ inline double groupFmax(double value, int group, double* scratch) {
+  return groupReduce(value, group, scratch, [](double a, double b) { return fmax(a, b); });
 }
 
 // launch.template operator()<N, Rows>() with the block shape for patches of cellsPerAxis cells:

@@ -188,6 +188,7 @@ public:
     current_.copyPatchesFrom(state, numPatches());
     time_ = time;
     step_ = step;
+    stepFlagsReady_ = false;
     forgetHalos();
     computeEigenvalues();
   }
@@ -218,17 +219,43 @@ public:
   // refluxes with its weight.
   void advance(double dt) {
     const RungeKutta& rk = scheme_.integrator;
+    std::optional<UpdateCriterion> flagging;
+    if (nextStepCriterion_)
+      flagging = UpdateCriterion{*nextStepCriterion_, stepFlags_.data()};
     for (int s = 0; s < rk.stages; ++s) {
       PatchStore<kDim>& in = s == 0 ? current_ : (s == 1 ? next_ : third_);
       PatchStore<kDim>& out = s + 1 == rk.stages && s > 0 ? current_ : (s == 0 ? next_ : third_);
       runStage(in, out, StageWeights::of(rk.stage[s], dt, current_.data()),
-               time_ + rk.stage[s].time * dt, s == 0 && kernelHalosFilled_);
+               time_ + rk.stage[s].time * dt, s == 0 && kernelHalosFilled_,
+               s == 0 && flagging ? &*flagging : nullptr);
     }
     if (rk.stages == 1)
       std::swap(current_, next_);
     forgetHalos();
     time_ += dt;
     ++step_;
+    stepFlagsReady_ = nextStepCriterion_.has_value();
+    nextStepCriterion_.reset();
+  }
+
+  // Asks the next step to evaluate a built-in criterion on the state it starts from, in its first
+  // stage's update (after that stage's halo fill, which the criterion's indicators read):
+  // takeStepFlags() then gives one flag per owned patch for a regrid after the step, which needs
+  // no pass over the state and no halo fill of its own.
+  void flagNextStep(const amr::IndicatorCriterion& criterion) {
+    nextStepCriterion_ = criterion;
+    if (stepFlags_.size() != std::size_t(numPatches()))
+      stepFlags_ = DeviceArray<amr::AdaptFlag>(numPatches(), space_);
+  }
+  // The flags of the last step's criterion (flagNextStep), once; none if that step had none or
+  // the patches changed since.
+  std::optional<std::vector<amr::AdaptFlag>> takeStepFlags() {
+    if (!stepFlagsReady_)
+      return std::nullopt;
+    std::vector<amr::AdaptFlag> flags(numPatches());
+    stepFlags_.copyToHost(flags);
+    stepFlagsReady_ = false;
+    return flags;
   }
 
   // Advances to exactly `time` (an output or end time): time_ + (time - time_) may round off it.
@@ -386,9 +413,10 @@ private:
   }
 
   // One Runge-Kutta stage from `in` to `out` at stageTime: halo fill (unless `in`'s halos are
-  // filled), the fused update, and refluxing with the stage's weight.
+  // filled), the fused update (flagging `in` where a criterion is given), and refluxing with the
+  // stage's weight.
   void runStage(PatchStore<kDim>& in, PatchStore<kDim>& out, const StageWeights& stage,
-                double stageTime, bool halosReady) {
+                double stageTime, bool halosReady, const UpdateCriterion* criterion) {
     const bool refluxing = !refluxPlan_.empty();
     const bool keepsFluxes = refluxing || ghosts_.exchangeFluxes;
     double* const fluxes = keepsFluxes ? fluxRegister_.data() : nullptr;
@@ -398,14 +426,14 @@ private:
       stateExchange_->start(in.data());
       backend_->fillHalos(HaloPart::Inner, in.data());
       applyBoundaryHook(in.data(), stageTime);
-      backend_->update(in.data(), out.data(), stage, PatchGroup::Inner, fluxes,
-                       patchLambda_.data());
+      backend_->update(in.data(), out.data(), stage, PatchGroup::Inner, fluxes, patchLambda_.data(),
+                       criterion);
       stateExchange_->finish(in.data());
       backend_->fillHalos(HaloPart::Outer, in.data());
       // The outer fill rewrote the outer patches' hooked cells.
       applyBoundaryHook(in.data(), stageTime);
-      backend_->update(in.data(), out.data(), stage, PatchGroup::Outer, fluxes,
-                       patchLambda_.data());
+      backend_->update(in.data(), out.data(), stage, PatchGroup::Outer, fluxes, patchLambda_.data(),
+                       criterion);
       backend_->wait();
     } else {
       if (!halosReady) {
@@ -418,7 +446,8 @@ private:
         backend_->wait();
       }
       ScopedTimer t(times_.update);
-      backend_->update(in.data(), out.data(), stage, PatchGroup::All, fluxes, patchLambda_.data());
+      backend_->update(in.data(), out.data(), stage, PatchGroup::All, fluxes, patchLambda_.data(),
+                       criterion);
       backend_->wait();
     }
     if (ghosts_.exchangeFluxes) {
@@ -507,6 +536,8 @@ private:
     }
     refluxPlan_ = std::move(refluxPlan);
     ghosts_ = std::move(ghosts);
+    nextStepCriterion_.reset();
+    stepFlagsReady_ = false;
     ranks_ = mpi::rankCount(ghosts_.comm);
     next_ = PatchStore<kDim>(layout_, storedPatches(), space_);
     if (scheme_.integrator.stages > 2)
@@ -585,6 +616,11 @@ private:
   DeviceArray<double> fluxRegister_;
   // Whether the current state's halos are up to date: those the kernels read, and all of them.
   bool kernelHalosFilled_ = false, allHalosFilled_ = false;
+  // The criterion the next step evaluates on its input (flagNextStep), and the flags of the last
+  // step's (per owned patch, where the state lives), until taken or the patches change.
+  std::optional<amr::IndicatorCriterion> nextStepCriterion_;
+  DeviceArray<amr::AdaptFlag> stepFlags_;
+  bool stepFlagsReady_ = false;
   double time_ = 0.0;
   long long step_ = 0;
   StepTimes times_;

@@ -48,11 +48,13 @@ int slabPlanes(const PatchLayout<Dim>& layout) {
 template <class PDE>
 __global__ void __launch_bounds__(kFlagThreads)
     refinementFlagsKernel(PDE pde, PatchLayout<PDE::kDim> layout, amr::IndicatorCriterion criterion,
-                          const double* q, const int* faceLinks, int slab, amr::AdaptFlag* flags) {
+                          const double* q, const int* faceLinks, const int* patches, int slab,
+                          amr::AdaptFlag* flags) {
   constexpr int kDim = PDE::kDim, kMarch = kDim - 1;
   extern __shared__ double window[]; // slab + 2 planes of (N + 2)^(Dim - 1) cells
   __shared__ double partial[kFlagThreads];
-  const int tid = int(threadIdx.x), p = int(blockIdx.x), N = layout.cellsPerAxis;
+  const int tid = int(threadIdx.x), N = layout.cellsPerAxis;
+  const int p = patches ? patches[blockIdx.x] : int(blockIdx.x);
   const int pitch = N + 2, planeCells = windowPlaneCells<kDim>(N);
   const int rowCells = kDim == 3 ? N * N : N; // interior cells of a plane
   const double* patch = q + std::size_t(p) * layout.patchStride();
@@ -126,7 +128,8 @@ __global__ void __launch_bounds__(kFlagThreads)
 template <ConservationLaw PDE>
 void refinementFlagsDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                            const amr::IndicatorCriterion& criterion, const double* q,
-                           int numPatches, amr::AdaptFlag* flags, const int* faceLinks) {
+                           int numPatches, amr::AdaptFlag* flags, const int* faceLinks,
+                           const int* patches) {
   if (numPatches == 0)
     return;
   const int slab = refinement_kernels::slabPlanes(layout);
@@ -140,7 +143,7 @@ void refinementFlagsDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
       sizeof(double);
   refinement_kernels::refinementFlagsKernel<PDE>
       <<<numPatches, refinement_kernels::kFlagThreads, window>>>(pde, layout, criterion, q,
-                                                                 faceLinks, slab, flags);
+                                                                 faceLinks, patches, slab, flags);
   TESSERA_GPU_CHECK_LAUNCH();
 }
 

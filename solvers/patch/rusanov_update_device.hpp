@@ -10,6 +10,7 @@
 #include "patches/face_links.hpp"
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
+#include "solvers/patch/refinement_flags.hpp"
 
 namespace tessera {
 
@@ -19,13 +20,15 @@ namespace tessera {
 // geometry and one eigenvalue per patch, and optionally a flux register (FluxRegisterLayout, one
 // block per patch) that receives the fluxes of every updated patch's boundary faces.
 // With faceLinks (FaceLinks::neighbour, on the device) the halo cells of linked faces are read
-// from the neighbours instead and need not be filled. Asynchronous.
+// from the neighbours instead and need not be filled. With a criterion, the updated patches' flags
+// from q as well (UpdateCriterion). Asynchronous.
 template <class PDE>
 void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                          const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
                          double* qNew, double dt, double* patchLambda,
                          double* fluxRegister = nullptr, const int* patches = nullptr,
-                         const int* faceLinks = nullptr);
+                         const int* faceLinks = nullptr,
+                         const UpdateCriterion* criterion = nullptr);
 
 // The largest eigenvalue (over all axes and interior cells) of each listed patch of q, into
 // patchLambda[patch]; NaN if any cell gives NaN. `patches` is a device list of `count` patch

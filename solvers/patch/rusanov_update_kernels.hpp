@@ -10,6 +10,7 @@
 #include "patches/flux_register.hpp"
 #include "solvers/patch/block_link_shifts.hpp"
 #include "solvers/patch/patch_reduce_kernels.hpp"
+#include "solvers/patch/refinement_flags.hpp"
 #include "solvers/patch/rusanov_update_device.hpp"
 #include "solvers/patch/rusanov_update_host.hpp"
 
@@ -46,10 +47,13 @@ struct MarchShape {
   static constexpr int kMinBlocks = 512 / kThreads;
 
   // Doubles of shared memory, all in plane cells: the state buffers, for each in-plane axis the
-  // cells' physical fluxes and eigenvalues along it and the face fluxes below the cells.
-  static constexpr std::size_t sharedDoubles(int numVars) {
+  // cells' physical fluxes and eigenvalues along it and the face fluxes below the cells; with a
+  // criterion, its quantity on three planes (kCriterionPlanes).
+  static constexpr int kCriterionPlanes = 3;
+  __host__ __device__ static constexpr std::size_t sharedDoubles(int numVars, bool flags = false) {
     return std::size_t(kPlaneCells) *
-           std::size_t(kStateBuffers * numVars + (Dim - 1) * (2 * numVars + 1));
+           std::size_t(kStateBuffers * numVars + (Dim - 1) * (2 * numVars + 1) +
+                       (flags ? kCriterionPlanes : 0));
   }
 };
 
@@ -163,13 +167,21 @@ __device__ inline void storeRegister(double* fluxRegister, std::size_t at, std::
 // which every thread finished reading before the second barrier of plane k - 1.
 // Halo cells of a linked face (faceLinks, patches/face_links.hpp) come from the neighbour's
 // interior instead: the kernel reads no edge or corner halo cell, so those are all it needs.
-template <class PDE, int N, int Rows>
+//
+// With Flags, the kernel also evaluates a built-in criterion on its input (UpdateCriterion): each
+// thread puts the criterion's quantity of its cell (and ring cell) of plane k into one of three
+// shared planes in step 1, and after the first barrier evaluates the indicator of its cell of
+// plane k - 1, whose neighbours along every axis are then in those planes; the patch's largest
+// indicator is reduced like its eigenvalue and gives its flag. The indicators read no edge or
+// corner halo cell either.
+template <class PDE, int N, int Rows, bool Flags>
 __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMinBlocks))
     fusedRusanovMarch(PDE pde, PatchLayout<PDE::kDim> layout,
                       const PatchGeometry<PDE::kDim>* __restrict__ geometry, int numPatches,
                       const int* __restrict__ patches, const int* __restrict__ faceLinks,
                       const double* __restrict__ q, double* __restrict__ qNew, double dt,
-                      double* __restrict__ patchLambda, double* __restrict__ fluxRegister) {
+                      double* __restrict__ patchLambda, double* __restrict__ fluxRegister,
+                      amr::IndicatorCriterion criterion, amr::AdaptFlag* __restrict__ flags) {
   using State = typename PDE::State;
   using Shape = MarchShape<PDE::kDim, N, Rows>;
   constexpr int kDim = PDE::kDim, kMarch = kDim - 1, kCells = Shape::kPlaneCells;
@@ -185,6 +197,9 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
   double* const sfy = sgx + kVars * kCells; // 3D only, like sly and sgy
   double* const sly = sfy + kVars * kCells;
   double* const sgy = sly + kCells;
+  // The criterion's quantity of plane p (from -1 to N) is in plane (p + 1) % kCriterionPlanes.
+  double* const su = shared + Shape::sharedDoubles(kVars);
+  const auto quantities = [su](int p) { return su + ((p + 1) % Shape::kCriterionPlanes) * kCells; };
 
   const int tid = int(threadIdx.x), i = tid % N, row = tid / N;
   // In 2D a block's last rows may lie past the last patch: they compute on a copy of it (every
@@ -233,6 +248,7 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
   const int ownRow = kDim == 3 ? 0 : row, ringOwnRow = kDim == 3 ? 0 : ringRow;
 
   double lambda = 0.0;
+  double largestIndicator = amr::indicatorFloor(criterion);
   for (int tile = 0; tile < Shape::kTiles; ++tile) {
     const int j = tile * Rows + row; // 3D: this column's y
     CellIndex<kDim> first{}, ringFirst{};
@@ -279,6 +295,22 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
     State below = sharedState<PDE, kCells>(planeBuffer(-1), cell);
     State fmBelow = pde.flux(below, kMarch), faceBelow{}, partialBelow{};
     double lmBelow = pde.maxEigenvalue(below, kMarch);
+    // The indicator of the column's cell at plane k, its neighbours in the quantity planes (only
+    // the column's own cell on the planes above and below).
+    const auto indicatorAt = [&](int k) {
+      const auto at = [&](const CellIndex<kDim>& c) {
+        const int r = kDim == 3 ? c[1] - tile * Rows : row;
+        return quantities(c[kMarch])[(r + Shape::kRingRows) * kPitch + c[0] + 1];
+      };
+      CellIndex<kDim> c{};
+      c[0] = i;
+      if constexpr (kDim == 3)
+        c[1] = j;
+      c[kMarch] = k;
+      return amr::cellIndicator<kDim>(criterion, at, c);
+    };
+    if constexpr (Flags)
+      quantities(-1)[cell] = criterionValue(pde, criterion, below);
 
 #pragma unroll 1
     for (int k = 0; k < N; ++k) {
@@ -312,8 +344,16 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
           storeAxis<0, PDE, kCells>(pde, ringState, sfx, slx, ringCell);
         else if constexpr (kDim == 3)
           storeAxis<1, PDE, kCells>(pde, ringState, sfy, sly, ringCell);
+        if constexpr (Flags)
+          quantities(k)[ringCell] = criterionValue(pde, criterion, ringState);
       }
+      if constexpr (Flags)
+        quantities(k)[cell] = criterionValue(pde, criterion, s);
       __syncthreads();
+      if constexpr (Flags) {
+        if (k > 0)
+          largestIndicator = std::fmax(largestIndicator, indicatorAt(k - 1));
+      }
 
       const State xBelow = lowerFace<PDE, kCells>(sq, sfx, slx, sgx, cell, 1, s, ownX);
       State yBelow{};
@@ -351,6 +391,11 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
     // The halo plane above closes the last plane and is the patch's upper face.
     gpuCopyAsyncWait<0>();
     const State above = sharedState<PDE, kCells>(planeBuffer(N), cell);
+    if constexpr (Flags) {
+      quantities(N)[cell] = criterionValue(pde, criterion, above);
+      largestIndicator = std::fmax(largestIndicator, indicatorAt(N - 1));
+      __syncthreads(); // the next tile's planes take the quantity planes
+    }
     const State face = rusanovFaceFlux(below, above, fmBelow, pde.flux(above, kMarch), lmBelow,
                                        pde.maxEigenvalue(above, kMarch));
     lambda = maxNaNWins(lambda, completeCell(pde, partialBelow, face, faceBelow, rm,
@@ -361,25 +406,33 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
   }
 
   // One eigenvalue per patch: over the block in 3D, over each row's N threads in 2D.
-  const double patchMax = groupMax(lambda, kDim == 3 ? Shape::kThreads : N, shared);
-  if (tid % (kDim == 3 ? Shape::kThreads : N) == 0 && writes)
+  const int group = kDim == 3 ? Shape::kThreads : N;
+  const double patchMax = groupMax(lambda, group, shared);
+  if (tid % group == 0 && writes)
     patchLambda[patch] = patchMax;
+  if constexpr (Flags) {
+    const double patchIndicator = groupFmax(largestIndicator, group, shared);
+    if (tid % group == 0 && writes)
+      flags[patch] = amr::flagFor(criterion, patchIndicator);
+  }
 }
 
-template <class PDE, int N, int Rows>
+template <class PDE, int N, int Rows, bool Flags>
 void launchMarch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                  const PatchGeometry<PDE::kDim>* geometry, int numPatches, const int* patches,
                  const int* faceLinks, const double* q, double* qNew, double dt,
-                 double* patchLambda, double* fluxRegister) {
+                 double* patchLambda, double* fluxRegister, const UpdateCriterion* criterion) {
   using Shape = MarchShape<PDE::kDim, N, Rows>;
-  const auto kernel = &fusedRusanovMarch<PDE, N, Rows>;
-  const std::size_t bytes = sizeof(double) * Shape::sharedDoubles(PDE::kNumVars);
+  const auto kernel = &fusedRusanovMarch<PDE, N, Rows, Flags>;
+  const std::size_t bytes = sizeof(double) * Shape::sharedDoubles(PDE::kNumVars, Flags);
   // Beyond 48 KiB of shared memory a kernel must opt in.
   TESSERA_GPU_CHECK(gpuFuncSetAttribute(reinterpret_cast<const void*>(kernel),
                                         gpuFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
   const int blocks = (numPatches + Shape::kPatchesPerBlock - 1) / Shape::kPatchesPerBlock;
-  kernel<<<blocks, Shape::kThreads, bytes>>>(pde, layout, geometry, numPatches, patches, faceLinks,
-                                             q, qNew, dt, patchLambda, fluxRegister);
+  kernel<<<blocks, Shape::kThreads, bytes>>>(
+      pde, layout, geometry, numPatches, patches, faceLinks, q, qNew, dt, patchLambda, fluxRegister,
+      criterion ? criterion->criterion : amr::IndicatorCriterion{},
+      criterion ? criterion->flags : nullptr);
   TESSERA_GPU_CHECK_LAUNCH();
 }
 
@@ -408,15 +461,22 @@ template <class PDE>
 void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                          const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
                          double* qNew, double dt, double* patchLambda, double* fluxRegister,
-                         const int* patches, const int* faceLinks) {
+                         const int* patches, const int* faceLinks,
+                         const UpdateCriterion* criterion) {
   if (layout.halo < 1 || layout.numVars != PDE::kNumVars)
     throw std::invalid_argument("rusanovUpdateDevice: the layout needs a halo and the PDE's "
                                 "variables");
   if (numPatches <= 0)
     return;
   withMarchShape<PDE::kDim>(layout.cellsPerAxis, "rusanovUpdateDevice", [&]<int N, int Rows>() {
-    rusanov_kernels::launchMarch<PDE, N, Rows>(pde, layout, geometry, numPatches, patches,
-                                               faceLinks, q, qNew, dt, patchLambda, fluxRegister);
+    if (criterion)
+      rusanov_kernels::launchMarch<PDE, N, Rows, true>(pde, layout, geometry, numPatches, patches,
+                                                       faceLinks, q, qNew, dt, patchLambda,
+                                                       fluxRegister, criterion);
+    else
+      rusanov_kernels::launchMarch<PDE, N, Rows, false>(pde, layout, geometry, numPatches, patches,
+                                                        faceLinks, q, qNew, dt, patchLambda,
+                                                        fluxRegister, nullptr);
   });
 }
 

@@ -73,5 +73,37 @@ TEST(AmrSolver, RegridAloneChangesNoTotal) {
     EXPECT_LE(std::fabs(after[v] - before[v]), 1e-13 * std::fabs(before[v])) << "variable " << v;
 }
 
+// A built-in criterion flags the state that a regrid's step started from (PatchSolver::
+// flagNextStep): the adapt after step 61 leaves the mesh that a regrid asked for before that step
+// leaves, and a mesh the pulse has moved off.
+TEST(AmrSolver, ABuiltInCriterionFlagsTheStateItsRegridsStepStartedFrom) {
+  const auto solverWith = [](int regridInterval) {
+    AmrSettings settings;
+    settings.minLevel = 0;
+    settings.maxLevel = 2;
+    settings.regridInterval = regridInterval;
+    return AmrSolver<Euler<2>>(
+        MPI_COMM_WORLD, Euler<2>{}, PatchLayout<2>{8, 1, 4}, Vec<int, 2>::filled(3),
+        Vec<double, 2>::filled(-1.0), Vec<double, 2>::filled(1.0),
+        DomainBoundary<2>::all(BoundaryKind::Periodic), settings,
+        amr::IndicatorCriterion{amr::Indicator::Threshold, Euler<2>::kDensity, false, 1.15, 1.05},
+        0.4);
+  };
+  auto atTheStep = solverWith(61), before = solverWith(0);
+  const EulerPulse<2> ic = movingPulse<2>();
+  atTheStep.initialise([&](const auto&, const auto&) { return ic; });
+  before.initialise([&](const auto&, const auto&) { return ic; });
+  const auto initialLeaves = before.forest().leaves();
+  for (int s = 0; s < 60; ++s) {
+    const double dt = before.stableDt();
+    atTheStep.advance(dt);
+    before.advance(dt);
+  }
+  ASSERT_EQ(atTheStep.forest().leaves(), initialLeaves) << "no regrid before step 61";
+  ASSERT_TRUE(before.regrid()) << "the pulse must have moved off its mesh";
+  atTheStep.advance(atTheStep.stableDt());
+  EXPECT_EQ(atTheStep.forest().leaves(), before.forest().leaves());
+}
+
 } // namespace
 } // namespace tessera

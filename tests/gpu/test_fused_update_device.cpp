@@ -48,13 +48,6 @@ test::FilledGrid<Dim> filledGrid(const PDE& pde, const Initial& ic, int n, int h
                                Vec<double, Dim>::filled(1.0), boundary);
 }
 
-template <class T>
-std::vector<T> toHost(const DeviceArray<T>& d) {
-  std::vector<T> host(d.size());
-  d.copyToHost(host);
-  return host;
-}
-
 template <class PDE, class Initial>
 void expectUpdateMatchesHost(const PDE& pde, const Initial& ic, int n, int halo) {
   constexpr int kDim = PDE::kDim;

@@ -116,13 +116,6 @@ std::vector<double> interiorOnlyData(const PatchLayout<Dim>& layout, int numPatc
   return data;
 }
 
-template <class T>
-std::vector<T> toHost(const DeviceArray<T>& device) {
-  std::vector<T> host(device.size());
-  device.copyToHost(host);
-  return host;
-}
-
 ::testing::AssertionResult relativelyClose(double device, double host, std::size_t i) {
   if (std::isnan(host))
     return ::testing::AssertionFailure() << "the host twin left element " << i << " unwritten";

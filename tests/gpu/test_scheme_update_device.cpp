@@ -39,13 +39,6 @@ using test::agreeToScale;
 using test::largestMagnitude;
 using test::variableScales;
 
-template <class T>
-std::vector<T> toHost(const DeviceArray<T>& d) {
-  std::vector<T> host(d.size());
-  d.copyToHost(host);
-  return host;
-}
-
 // Euler data with a smooth part, a density jump and a pressure jump of seven orders along a
 // diagonal; `shift` moves the smooth part (a second state for q0).
 template <int Dim>
@@ -85,33 +78,6 @@ test::FilledGrid<Dim> filledGrid(const auto& pde, const auto& data, int n) {
 
 enum class StageForm { ForwardEuler, KeepOther, InPlace };
 
-// The face links of a filled grid, and its state with the halo cells the kernels should not read
-// (linked faces, edges, corners) set to NaN: a device update that read one would spread NaN.
-template <int Dim>
-std::pair<std::vector<int>, std::vector<double>>
-linkedWithPoisonedFaces(const test::FilledGrid<Dim>& filled) {
-  const PatchLayout<Dim>& layout = filled.grid.layout();
-  HaloPlan<Dim> rest = filled.plan;
-  FaceLinks<Dim> links = unlinkedFaces<Dim>(filled.grid.numPatches());
-  linkSameLevelFaces(rest, layout, links);
-  std::vector<double> q(filled.q.data(), filled.q.data() + filled.q.array().size());
-  for (const HaloOp<Dim>& op : links.unreadOps.ops) {
-    int cells = 1;
-    for (int a = 0; a < Dim; ++a)
-      cells *= op.hi[a] - op.lo[a];
-    for (int m = 0; m < cells; ++m) {
-      CellIndex<Dim> c;
-      for (int a = 0, r = m; a < Dim; ++a) {
-        c[a] = op.lo[a] + r % (op.hi[a] - op.lo[a]);
-        r /= op.hi[a] - op.lo[a];
-      }
-      for (int v = 0; v < layout.numVars; ++v)
-        q[layout.index(op.dstPatch, v, c)] = kNaN;
-    }
-  }
-  return {std::move(links.neighbour), std::move(q)};
-}
-
 template <class PDE>
 void expectSchemeMatchesHost(const PDE& pde, const test::FilledGrid<PDE::kDim>& filled,
                              const test::FilledGrid<PDE::kDim>& other, const SpatialScheme& scheme,
@@ -141,7 +107,7 @@ void expectSchemeMatchesHost(const PDE& pde, const test::FilledGrid<PDE::kDim>& 
                   hostRegister.data(), {}, &fallbacks);
   hostFallbacks += fallbacks;
 
-  const auto [links, poisoned] = linkedWithPoisonedFaces(filled);
+  const auto [links, poisoned] = test::linkedWithPoisonedFaces(filled);
   ASSERT_GT(std::count_if(links.begin(), links.end(), [](int l) { return l >= 0; }), 0);
   const auto dq = toDevice(poisoned);
   const auto dLinks = toDevice(links);

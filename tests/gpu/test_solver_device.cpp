@@ -1,9 +1,12 @@
 // The device refinement flags and time step against their host twins: flags of every built-in
 // criterion (on a primitive and on a conserved variable) and dt equal exactly, on 2D and 3D patch
-// grids with a blast-like state. Skipped where no device is visible.
+// grids with a blast-like state; the same flags from a fused update that evaluates the criterion
+// on its input (UpdateCriterion), whose update is the one without it. Skipped where no device is
+// visible.
 #include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -13,9 +16,11 @@
 #include "patches/patch_store.hpp"
 #include "patches/uniform_patch_grid.hpp"
 #include "physics/euler/euler.hpp"
+#include "solvers/patch/fused_update_device.hpp"
 #include "solvers/patch/refinement_flags.hpp"
 #include "solvers/patch/time_step.hpp"
 #include "solvers/patch/time_step_device.hpp"
+#include "tests/support/filled_grid.hpp"
 
 namespace tessera {
 namespace {
@@ -58,18 +63,20 @@ struct BlastGrid {
 };
 
 template <int Dim>
+const std::vector<amr::IndicatorCriterion> kCriteria = {
+    {amr::Indicator::Loehner, Dim + 1, true, 0.5, 0.1},  // pressure
+    {amr::Indicator::Gradient, 0, false, 0.02, 0.005},   // density, conserved
+    {amr::Indicator::Threshold, Dim + 1, true, 5.0, 1.5} // pressure
+};
+
+template <int Dim>
 void expectFlagsMatch(int N, int halo) {
   const BlastGrid<Dim> blast(N, halo);
   const auto& layout = blast.grid.layout();
   const int patches = blast.grid.numPatches();
   DeviceArray<double> dq(blast.q.array().size(), MemorySpace::Device);
   dq.copyFrom(blast.q.array());
-  const std::vector<amr::IndicatorCriterion> criteria = {
-      {amr::Indicator::Loehner, Dim + 1, true, 0.5, 0.1},  // pressure
-      {amr::Indicator::Gradient, 0, false, 0.02, 0.005},   // density, conserved
-      {amr::Indicator::Threshold, Dim + 1, true, 5.0, 1.5} // pressure
-  };
-  for (const auto& criterion : criteria) {
+  for (const auto& criterion : kCriteria<Dim>) {
     const auto host = refinementFlagsHost(Euler<Dim>{}, layout, criterion, blast.q.data(), patches);
     DeviceArray<amr::AdaptFlag> flags(patches, MemorySpace::Device);
     flags.copyFromHost(std::vector<amr::AdaptFlag>(patches, amr::AdaptFlag(7))); // poison
@@ -103,6 +110,92 @@ TEST(SolverDevice, RefinementFlagsMatchTheHostTwin3D) {
   for (const auto& [N, halo] : kFlagLayouts) {
     SCOPED_TRACE(N);
     expectFlagsMatch<3>(N, halo);
+  }
+}
+
+// The update with a criterion (UpdateCriterion) on the blast of BlastGrid, its same-level faces
+// linked and their halo cells poisoned: the flags equal the host criterion's on the update's
+// input, and the update, the eigenvalues and the flux register equal those of the update without
+// one, bit for bit. First order runs the criterion inside the marching kernel, PLM + HLLC in a
+// pass before the scheme kernel.
+template <int Dim>
+void expectUpdateFlagsMatch(int N, int halo, const SpatialScheme& scheme) {
+  const Euler<Dim> pde;
+  const double width2 = (8.0 / N) * (8.0 / N);
+  const test::FilledGrid<Dim> blast(
+      pde,
+      [&](const Vec<double, Dim>& x) {
+        double r2 = 0.0;
+        for (int a = 0; a < Dim; ++a)
+          r2 += std::pow(x[a] - 0.4, 2);
+        typename Euler<Dim>::State w = Euler<Dim>::State::filled(0.1);
+        w[0] = 1.0 + 0.3 * std::exp(-r2 / (0.02 * width2));
+        w[Dim + 1] = 1.0 + 20.0 * std::exp(-r2 / (0.01 * width2));
+        return pde.toConserved(w);
+      },
+      PatchLayout<Dim>{N, halo, Dim + 2}, Vec<int, Dim>::filled(4), Vec<double, Dim>::filled(1.0),
+      DomainBoundary<Dim>::all(BoundaryKind::Reflecting));
+  const auto& layout = blast.grid.layout();
+  const int patches = blast.grid.numPatches();
+  const auto [links, poisoned] = test::linkedWithPoisonedFaces(blast);
+  const auto dq = toDevice(poisoned);
+  const auto dLinks = toDevice(links);
+  const auto dGeometry = toDevice(blast.geometry);
+  const FluxRegisterLayout<Dim> registers{N, Dim + 2};
+  const std::size_t size = blast.q.array().size();
+  const std::size_t registerSize = std::size_t(patches) * registers.patchStride();
+  const double dt = 1e-4;
+  // One update: its output, eigenvalues and flux register, and its flags where it has a criterion.
+  const auto update = [&](const amr::IndicatorCriterion* criterion) {
+    auto out = toDevice(std::vector<double>(size, 0.0));
+    auto lambda = toDevice(std::vector<double>(patches, 0.0));
+    auto fluxes = toDevice(std::vector<double>(registerSize, 0.0));
+    auto flags = toDevice(std::vector<amr::AdaptFlag>(patches, amr::AdaptFlag(7))); // poison
+    const UpdateCriterion flagging{criterion ? *criterion : amr::IndicatorCriterion{},
+                                   flags.data()};
+    fusedUpdateDevice(pde, scheme, layout, dGeometry.data(), patches, dq.data(), out.data(),
+                      StageWeights{dt}, lambda.data(), fluxes.data(), nullptr, nullptr,
+                      dLinks.data(), criterion ? &flagging : nullptr);
+    return std::tuple{toHost(out), toHost(lambda), toHost(fluxes), toHost(flags)};
+  };
+  const auto [out, lambda, fluxes, unused] = update(nullptr);
+  for (const auto& criterion : kCriteria<Dim>) {
+    SCOPED_TRACE(int(criterion.indicator));
+    const auto host = refinementFlagsHost(pde, layout, criterion, blast.q.data(), patches);
+    const auto [flaggedOut, flaggedLambda, flaggedFluxes, flags] = update(&criterion);
+    EXPECT_EQ(flags, host);
+    EXPECT_NE(std::count(host.begin(), host.end(), amr::AdaptFlag::Refine), 0);
+    EXPECT_NE(std::count(host.begin(), host.end(), amr::AdaptFlag::Coarsen), 0);
+    EXPECT_EQ(flaggedLambda, lambda);
+    EXPECT_EQ(flaggedFluxes, fluxes);
+    for (int p = 0; p < patches; ++p)
+      for (int n = 0; n < layout.interiorCells(); ++n)
+        for (int v = 0; v < Dim + 2; ++v) {
+          const std::size_t i = layout.index(p, v, layout.interiorCell(n));
+          ASSERT_EQ(flaggedOut[i], out[i]) << "patch " << p << " cell " << n << " variable " << v;
+        }
+  }
+}
+
+const SpatialScheme kPlmHllc{ReconstructionKind::Plm, LimiterKind::VanLeer,
+                             RiemannSolverKind::Hllc};
+
+TEST(SolverDevice, UpdateFlagsMatchTheHostTwin2D) {
+  if (!deviceAvailable())
+    GTEST_SKIP() << "no device";
+  for (const auto& [N, halo] : kFlagLayouts) {
+    SCOPED_TRACE(N);
+    expectUpdateFlagsMatch<2>(N, halo, SpatialScheme{});
+    expectUpdateFlagsMatch<2>(N, 2, kPlmHllc);
+  }
+}
+TEST(SolverDevice, UpdateFlagsMatchTheHostTwin3D) {
+  if (!deviceAvailable())
+    GTEST_SKIP() << "no device";
+  for (const auto& [N, halo] : kFlagLayouts) {
+    SCOPED_TRACE(N);
+    expectUpdateFlagsMatch<3>(N, halo, SpatialScheme{});
+    expectUpdateFlagsMatch<3>(N, 2, kPlmHllc);
   }
 }
 

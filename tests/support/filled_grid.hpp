@@ -1,9 +1,12 @@
 #pragma once
 // A uniform grid of patches holding a PDE's initial data with its halos filled: the set-up the
 // tests share that compare a device kernel with its host twin.
+#include <limits>
+#include <utility>
 #include <vector>
 
 #include "patches/boundary.hpp"
+#include "patches/face_links.hpp"
 #include "patches/halo_plan.hpp"
 #include "patches/patch_store.hpp"
 #include "patches/uniform_patch_grid.hpp"
@@ -38,5 +41,32 @@ struct FilledGrid {
     fillHalos(plan, layout, reflectionParityOf<PDE>(), q.data());
   }
 };
+
+// The face links of a filled grid, and its state with the halo cells the kernels should not read
+// (linked faces, edges, corners) set to NaN: a device update that read one would spread NaN.
+template <int Dim>
+std::pair<std::vector<int>, std::vector<double>>
+linkedWithPoisonedFaces(const test::FilledGrid<Dim>& filled) {
+  const PatchLayout<Dim>& layout = filled.grid.layout();
+  HaloPlan<Dim> rest = filled.plan;
+  FaceLinks<Dim> links = unlinkedFaces<Dim>(filled.grid.numPatches());
+  linkSameLevelFaces(rest, layout, links);
+  std::vector<double> q(filled.q.data(), filled.q.data() + filled.q.array().size());
+  for (const HaloOp<Dim>& op : links.unreadOps.ops) {
+    int cells = 1;
+    for (int a = 0; a < Dim; ++a)
+      cells *= op.hi[a] - op.lo[a];
+    for (int m = 0; m < cells; ++m) {
+      CellIndex<Dim> c;
+      for (int a = 0, r = m; a < Dim; ++a) {
+        c[a] = op.lo[a] + r % (op.hi[a] - op.lo[a]);
+        r /= op.hi[a] - op.lo[a];
+      }
+      for (int v = 0; v < layout.numVars; ++v)
+        q[layout.index(op.dstPatch, v, c)] = std::numeric_limits<double>::quiet_NaN();
+    }
+  }
+  return {std::move(links.neighbour), std::move(q)};
+}
 
 } // namespace tessera::test
