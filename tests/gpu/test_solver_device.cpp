@@ -12,8 +12,6 @@
 
 #include "engine/device_array.hpp"
 #include "engine/memory.hpp"
-#include "patches/halo_plan.hpp"
-#include "patches/patch_store.hpp"
 #include "patches/uniform_patch_grid.hpp"
 #include "physics/euler/euler.hpp"
 #include "solvers/patch/fused_update_device.hpp"
@@ -27,40 +25,25 @@ namespace {
 
 // A grid of 4^Dim patches of N cells per axis with the given halo holding a pressure bump of
 // varied strength, as many cells wide at every N (the indicators see differences between cells),
-// halos filled.
+// halos filled (reflecting walls).
 template <int Dim>
-struct BlastGrid {
-  UniformPatchGrid<Dim> grid;
-  PatchStore<Dim> q{grid.layout(), grid.numPatches(), MemorySpace::Host};
-
-  explicit BlastGrid(int N = 8, int halo = 1)
-      : grid(PatchLayout<Dim>{N, halo, Dim + 2}, Vec<int, Dim>::filled(4),
-             Vec<double, Dim>::filled(0.0), Vec<double, Dim>::filled(1.0)) {
-    const Euler<Dim> pde;
-    const auto& layout = grid.layout();
-    const auto geometry = grid.geometries();
-    const double width2 = (8.0 / N) * (8.0 / N);
-    for (int p = 0; p < grid.numPatches(); ++p)
-      for (int n = 0; n < layout.interiorCells(); ++n) {
-        const CellIndex<Dim> c = layout.interiorCell(n);
+test::FilledGrid<Dim> blastGrid(int N, int halo) {
+  const Euler<Dim> pde;
+  const double width2 = (8.0 / N) * (8.0 / N);
+  return test::FilledGrid<Dim>(
+      pde,
+      [&](const Vec<double, Dim>& x) {
         double r2 = 0.0;
         for (int a = 0; a < Dim; ++a)
-          r2 += std::pow(geometry[p].cellCenter(a, c[a]) - 0.4, 2);
+          r2 += std::pow(x[a] - 0.4, 2);
         typename Euler<Dim>::State w = Euler<Dim>::State::filled(0.1);
         w[0] = 1.0 + 0.3 * std::exp(-r2 / (0.02 * width2));
         w[Dim + 1] = 1.0 + 20.0 * std::exp(-r2 / (0.01 * width2));
-        const auto u = pde.toConserved(w);
-        for (int v = 0; v < Dim + 2; ++v)
-          q.at(p, v, c) = u[v];
-      }
-    ReflectionParity parity(Dim * (Dim + 2));
-    for (int a = 0; a < Dim; ++a)
-      for (int v = 0; v < Dim + 2; ++v)
-        parity[a * (Dim + 2) + v] = Euler<Dim>::reflectionParity(v, a);
-    fillHalos(buildUniformHaloPlan(grid, DomainBoundary<Dim>::all(BoundaryKind::Reflecting)),
-              layout, parity, q.data());
-  }
-};
+        return pde.toConserved(w);
+      },
+      PatchLayout<Dim>{N, halo, Dim + 2}, Vec<int, Dim>::filled(4), Vec<double, Dim>::filled(1.0),
+      DomainBoundary<Dim>::all(BoundaryKind::Reflecting));
+}
 
 template <int Dim>
 const std::vector<amr::IndicatorCriterion> kCriteria = {
@@ -71,7 +54,7 @@ const std::vector<amr::IndicatorCriterion> kCriteria = {
 
 template <int Dim>
 void expectFlagsMatch(int N, int halo) {
-  const BlastGrid<Dim> blast(N, halo);
+  const test::FilledGrid<Dim> blast = blastGrid<Dim>(N, halo);
   const auto& layout = blast.grid.layout();
   const int patches = blast.grid.numPatches();
   DeviceArray<double> dq(blast.q.array().size(), MemorySpace::Device);
@@ -113,7 +96,7 @@ TEST(SolverDevice, RefinementFlagsMatchTheHostTwin3D) {
   }
 }
 
-// The update with a criterion (UpdateCriterion) on the blast of BlastGrid, its same-level faces
+// The update with a criterion (UpdateCriterion) on the blast of blastGrid, its same-level faces
 // linked and their halo cells poisoned: the flags equal the host criterion's on the update's
 // input, and the update, the eigenvalues and the flux register equal those of the update without
 // one, bit for bit. First order runs the criterion inside the marching kernel, PLM + HLLC in a
@@ -121,20 +104,7 @@ TEST(SolverDevice, RefinementFlagsMatchTheHostTwin3D) {
 template <int Dim>
 void expectUpdateFlagsMatch(int N, int halo, const SpatialScheme& scheme) {
   const Euler<Dim> pde;
-  const double width2 = (8.0 / N) * (8.0 / N);
-  const test::FilledGrid<Dim> blast(
-      pde,
-      [&](const Vec<double, Dim>& x) {
-        double r2 = 0.0;
-        for (int a = 0; a < Dim; ++a)
-          r2 += std::pow(x[a] - 0.4, 2);
-        typename Euler<Dim>::State w = Euler<Dim>::State::filled(0.1);
-        w[0] = 1.0 + 0.3 * std::exp(-r2 / (0.02 * width2));
-        w[Dim + 1] = 1.0 + 20.0 * std::exp(-r2 / (0.01 * width2));
-        return pde.toConserved(w);
-      },
-      PatchLayout<Dim>{N, halo, Dim + 2}, Vec<int, Dim>::filled(4), Vec<double, Dim>::filled(1.0),
-      DomainBoundary<Dim>::all(BoundaryKind::Reflecting));
+  const test::FilledGrid<Dim> blast = blastGrid<Dim>(N, halo);
   const auto& layout = blast.grid.layout();
   const int patches = blast.grid.numPatches();
   const auto [links, poisoned] = test::linkedWithPoisonedFaces(blast);
