@@ -126,13 +126,13 @@ public:
 
   // One step; every regridInterval steps the mesh adapts afterwards.
   void advance(double dt) {
-    const bool regrids = flagNextStep();
+    const bool regrids = flagIfNextStepRegrids();
     solver_.advance(dt);
     if (regrids)
       adapt(FlagsFrom::Step);
   }
   void advanceTo(double time) {
-    const bool regrids = flagNextStep();
+    const bool regrids = flagIfNextStepRegrids();
     solver_.advanceTo(time);
     if (regrids)
       adapt(FlagsFrom::Step);
@@ -220,7 +220,7 @@ private:
 
   // Whether the next step ends with a regrid; if so, a built-in criterion is evaluated by the
   // step on the state it starts from.
-  bool flagNextStep() {
+  bool flagIfNextStepRegrids() {
     const bool regrids =
         settings_.regridInterval > 0 && (solver_.step() + 1) % settings_.regridInterval == 0;
     if (const auto* builtIn = std::get_if<amr::IndicatorCriterion>(&criterion_); regrids && builtIn)
@@ -228,8 +228,8 @@ private:
     return regrids;
   }
 
-  // Where an adapt's flags come from: the step just taken (flagNextStep; a host callable has none
-  // there), or the current state.
+  // Where an adapt's flags come from: the step just taken (flagIfNextStepRegrids; a host callable
+  // has none there), or the current state.
   enum class FlagsFrom { Step, CurrentState };
 
   bool adapt(FlagsFrom from) {

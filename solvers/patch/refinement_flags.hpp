@@ -29,7 +29,9 @@ TESSERA_INLINE double criterionValue(const PDE& pde, const amr::IndicatorCriteri
   return value;
 }
 
-// The criterion's quantity at a cell of one patch's data (halo included).
+// The criterion's quantity at a cell of one patch's data (halo included): a conserved variable
+// read where it is stored (the same value as criterionValue's for a finite state), a primitive
+// one from the cell's state.
 template <ConservationLaw PDE>
 struct CriterionQuantity {
   const PDE& pde;
@@ -39,6 +41,8 @@ struct CriterionQuantity {
 
   TESSERA_INLINE double operator()(const CellIndex<PDE::kDim>& c) const {
     const std::size_t cell = layout.cellOffset(c), vs = layout.varStride();
+    if (!criterion.primitive)
+      return patch[criterion.variable * vs + cell];
     typename PDE::State q;
     for (int v = 0; v < PDE::kNumVars; ++v)
       q[v] = patch[v * vs + cell];

@@ -150,23 +150,25 @@ void expectUpdateFlagsMatch(int N, int halo, const SpatialScheme& scheme) {
 const SpatialScheme kPlmHllc{ReconstructionKind::Plm, LimiterKind::VanLeer,
                              RiemannSolverKind::Hllc};
 
+// Every flag layout, at first order and with PLM + HLLC (a halo of two).
+template <int Dim>
+void expectUpdateFlagsMatchOnEveryLayout() {
+  for (const auto& [N, halo] : kFlagLayouts) {
+    SCOPED_TRACE(N);
+    expectUpdateFlagsMatch<Dim>(N, halo, SpatialScheme{});
+    expectUpdateFlagsMatch<Dim>(N, 2, kPlmHllc);
+  }
+}
+
 TEST(SolverDevice, UpdateFlagsMatchTheHostTwin2D) {
   if (!deviceAvailable())
     GTEST_SKIP() << "no device";
-  for (const auto& [N, halo] : kFlagLayouts) {
-    SCOPED_TRACE(N);
-    expectUpdateFlagsMatch<2>(N, halo, SpatialScheme{});
-    expectUpdateFlagsMatch<2>(N, 2, kPlmHllc);
-  }
+  expectUpdateFlagsMatchOnEveryLayout<2>();
 }
 TEST(SolverDevice, UpdateFlagsMatchTheHostTwin3D) {
   if (!deviceAvailable())
     GTEST_SKIP() << "no device";
-  for (const auto& [N, halo] : kFlagLayouts) {
-    SCOPED_TRACE(N);
-    expectUpdateFlagsMatch<3>(N, halo, SpatialScheme{});
-    expectUpdateFlagsMatch<3>(N, 2, kPlmHllc);
-  }
+  expectUpdateFlagsMatchOnEveryLayout<3>();
 }
 
 TEST(SolverDevice, TimeStepMatchesTheHostTwin) {
