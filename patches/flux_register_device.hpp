@@ -1,43 +1,57 @@
 #pragma once
-// DeviceRefluxPlan<Dim>: a reflux plan uploaded to the device and executed there, one launch per
-// face direction.
+// DeviceRefluxPlan<Dim>: a reflux plan uploaded to the device, arranged for one block per coarse
+// patch it corrects (refluxDevice, solvers/patch/reflux_device.hpp): the coarse patches, for each
+// of them, face and part of the face the operation that covers it, and for every patch the faces
+// refluxing corrects, which the update leaves out of the patch's eigenvalue.
 // Built on the host after each adapt (the solver replaces it); the host twin is reflux, and both
 // compute a face cell with refluxFaceCell and refluxCorrection (reflux_cell.hpp).
-#include <array>
 #include <span>
 
 #include "engine/device_array.hpp"
 #include "patches/flux_register.hpp"
-#include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
 
 namespace tessera {
+
+// What a kernel reads of a DeviceRefluxPlan: device pointers.
+template <int Dim>
+struct RefluxPlanView {
+  // The parts of a coarse face that one fine patch covers (RefluxOp::child, refluxFacePart).
+  static constexpr int kParts = 1 << (Dim - 1);
+
+  const RefluxOp<Dim>* ops = nullptr;
+  const int* coarsePatches = nullptr; // the patches the plan corrects, sorted and unique
+  // [coarse patch k][face 2 a + s][part]: the operation (an index into ops) covering that part of
+  // the face of coarsePatches[k], or -1.
+  const int* faceOps = nullptr;
+  // For every patch, bit 2 a + s set where refluxing corrects its face (a, s) (faceLayersOf).
+  const int* refluxedFaces = nullptr;
+  int numCoarsePatches = 0;
+};
 
 template <int Dim>
 class DeviceRefluxPlan {
 public:
   DeviceRefluxPlan() = default;
-  DeviceRefluxPlan(std::span<const RefluxOp<Dim>> plan, const PatchLayout<Dim>& layout);
+  // The plan of patches 0 .. numPatches - 1 (every coarse patch it names among them). Throws
+  // std::invalid_argument where two operations cover one part of a face.
+  DeviceRefluxPlan(std::span<const RefluxOp<Dim>> plan, int numPatches);
 
-  // What reflux does, on device pointers (one geometry per patch, the flux register laid out as
-  // FluxRegisterLayout says, qNew as the layout says), asynchronously; no launch for an empty
-  // plan. Where two operations correct one coarse cell (at an edge or corner of the coarse patch)
-  // their additions come in a fixed order (by direction), so that a run repeats bit for bit; the
-  // host twin's is the plan's order: equal up to round-off.
-  void apply(const PatchGeometry<Dim>* geometry, const double* fluxRegister, double dt,
-             double* qNew) const;
-
-  // The coarse patches the plan changes, sorted and unique, in device memory: their eigenvalues
-  // must be recomputed after apply.
-  const int* coarsePatches() const { return coarsePatches_.data(); }
+  RefluxPlanView<Dim> view() const {
+    return {ops_.data(), coarsePatches_.data(), faceOps_.data(), refluxedFaces_.data(),
+            int(coarsePatches_.size())};
+  }
+  // Per patch, the faces refluxing corrects (RefluxPlanView::refluxedFaces); null for an empty
+  // plan, where none is.
+  const int* refluxedFaces() const {
+    return coarsePatches_.size() > 0 ? refluxedFaces_.data() : nullptr;
+  }
   int numCoarsePatches() const { return int(coarsePatches_.size()); }
   int numOps() const { return int(ops_.size()); }
 
 private:
-  PatchLayout<Dim> layout_{};
-  DeviceArray<RefluxOp<Dim>> ops_;            // grouped by direction 2 axis + side
-  std::array<int, 2 * Dim + 1> groupStart_{}; // direction d's operations: [start d, start d + 1)
-  DeviceArray<int> coarsePatches_;
+  DeviceArray<RefluxOp<Dim>> ops_;
+  DeviceArray<int> coarsePatches_, faceOps_, refluxedFaces_;
 };
 
 } // namespace tessera

@@ -53,6 +53,42 @@ TESSERA_INLINE RefluxFaceCell<Dim> refluxFaceCell(const RefluxOp<Dim>& op, int c
   return face;
 }
 
+// Which part of a coarse patch's face along `axis` holds cell c: bit m is the half it lies in
+// along the face's m-th other axis (x first), as RefluxOp::child names the part a fine patch
+// covers.
+template <int Dim>
+TESSERA_INLINE int refluxFacePart(CellIndex<Dim> c, int axis, int cellsPerAxis) {
+  int part = 0;
+  for (int a = 0, m = 0; a < Dim; ++a)
+    if (a != axis)
+      part |= int(c[a] >= cellsPerAxis / 2) << m++;
+  return part;
+}
+
+// The face cell f of op (refluxFaceCell's argument) that is coarse cell c, a cell of the part of
+// the face op covers.
+template <int Dim>
+TESSERA_INLINE int refluxFaceCellOf(const RefluxOp<Dim>& op, CellIndex<Dim> c, int cellsPerAxis) {
+  const int half = cellsPerAxis / 2;
+  int f = 0;
+  for (int a = 0, stride = 1; a < Dim; ++a)
+    if (a != op.axis) {
+      f += (c[a] - op.child[a] * half) * stride;
+      stride *= half;
+    }
+  return f;
+}
+
+// The faces whose layer interior cell c lies in: bit 2 a + s for the lower (s = 0) and upper
+// (s = 1) face along axis a, the bits a patch's refluxed faces are named by.
+template <int Dim>
+TESSERA_INLINE int faceLayersOf(CellIndex<Dim> c, int cellsPerAxis) {
+  int layers = 0;
+  for (int a = 0; a < Dim; ++a)
+    layers |= int(c[a] == 0) << (2 * a) | int(c[a] == cellsPerAxis - 1) << (2 * a + 1);
+  return layers;
+}
+
 // What refluxing adds to variable `var` of face.cell: ratio (= dt / dx along op.axis) times the
 // coarse face flux minus the mean of the fine ones, signed by the face's side.
 template <int Dim>

@@ -16,6 +16,7 @@
 #include "solvers/patch/fused_update_device.hpp"
 #include "solvers/patch/patch_backend.hpp"
 #include "solvers/patch/refinement_flags.hpp"
+#include "solvers/patch/reflux_device.hpp"
 #include "solvers/patch/rusanov_update_device.hpp"
 #include "solvers/patch/time_step_device.hpp"
 
@@ -44,7 +45,7 @@ public:
     unreadOps_ = patches.unreadOps;
     unreadHalo_.reset();
     faceLinks_ = toDevice(std::vector<int>(patches.faceLinks.begin(), patches.faceLinks.end()));
-    reflux_ = DeviceRefluxPlan<kDim>(patches.reflux, layout_);
+    reflux_ = DeviceRefluxPlan<kDim>(patches.reflux, numPatches_);
     innerCount_ = int(patches.inner.size());
     outerCount_ = int(patches.outer.size());
     if (patches.distributed) {
@@ -75,17 +76,17 @@ public:
                                                      : outerPatches_.data();
     fusedUpdateDevice(pde_, scheme_, layout_, geometry_.data(), count, in, out, stage, patchLambda,
                       fluxRegister, listed, fallbacks_.data(),
-                      faceLinks_.size() > 0 ? faceLinks_.data() : nullptr, criterion);
+                      faceLinks_.size() > 0 ? faceLinks_.data() : nullptr, criterion,
+                      reflux_.refluxedFaces());
   }
 
   void reflux(const double* fluxRegister, double dt, double* out, double* patchLambda) override {
-    reflux_.apply(geometry_.data(), fluxRegister, dt, out);
-    maxEigenvaluesDevice(pde_, layout_, reflux_.coarsePatches(), reflux_.numCoarsePatches(), out,
-                         patchLambda);
+    refluxDevice(pde_, layout_, reflux_.view(), geometry_.data(), fluxRegister, dt, out,
+                 patchLambda);
   }
 
   void eigenvalues(const double* data, double* patchLambda) override {
-    maxEigenvaluesDevice(pde_, layout_, nullptr, numPatches_, data, patchLambda);
+    maxEigenvaluesDevice(pde_, layout_, numPatches_, data, patchLambda);
   }
 
   double timeStep(double cfl, const double* patchLambda) override {

@@ -17,13 +17,16 @@ namespace tessera {
 // added to *fallbacks where it is given; with faceLinks (FaceLinks::neighbour) the linked faces'
 // halo cells are read from the neighbours, not the halo; with a criterion, the updated patches'
 // flags from q as well (UpdateCriterion: inside the first-order kernel, a pass of its own before
-// the scheme kernel). Asynchronous.
+// the scheme kernel); with refluxedFaces (per patch, bit 2 a + s where refluxing will correct face
+// (a, s): RefluxPlanView::refluxedFaces) the cells of those faces' layers are left out of the
+// patch's eigenvalue, which refluxDevice completes. Asynchronous.
 template <class PDE>
 void fusedUpdateDevice(const PDE& pde, const SpatialScheme& scheme,
                        const PatchLayout<PDE::kDim>& layout,
                        const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
                        double* qOut, const StageWeights& stage, double* patchLambda,
                        double* fluxRegister, const int* patches, unsigned long long* fallbacks,
-                       const int* faceLinks = nullptr, const UpdateCriterion* criterion = nullptr);
+                       const int* faceLinks = nullptr, const UpdateCriterion* criterion = nullptr,
+                       const int* refluxedFaces = nullptr);
 
 } // namespace tessera

@@ -11,6 +11,7 @@
 // Device code: include it from a .cu file only.
 #include "solvers/patch/fused_update_device.hpp"
 #include "solvers/patch/refinement_flags_kernels.hpp"
+#include "solvers/patch/reflux_kernels.hpp"
 #include "solvers/patch/rusanov_update_kernels.hpp"
 #include "solvers/patch/scheme_update_kernels.hpp"
 
@@ -22,10 +23,11 @@ void fusedUpdateDevice(const PDE& pde, const SpatialScheme& scheme,
                        const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
                        double* qOut, const StageWeights& stage, double* patchLambda,
                        double* fluxRegister, const int* patches, unsigned long long* fallbacks,
-                       const int* faceLinks, const UpdateCriterion* criterion) {
+                       const int* faceLinks, const UpdateCriterion* criterion,
+                       const int* refluxedFaces) {
   if (scheme.firstOrderRusanov() && stage.forwardEuler()) {
     rusanovUpdateDevice(pde, layout, geometry, numPatches, q, qOut, stage.dt, patchLambda,
-                        fluxRegister, patches, faceLinks, criterion);
+                        fluxRegister, patches, faceLinks, criterion, refluxedFaces);
     return;
   }
   if (criterion)
@@ -33,7 +35,7 @@ void fusedUpdateDevice(const PDE& pde, const SpatialScheme& scheme,
                           faceLinks, patches);
   withSpatialScheme<PDE>(scheme, [&]<class Recon, class Flux>() {
     schemeUpdateDevice<Recon, Flux>(pde, layout, geometry, numPatches, q, qOut, stage, patchLambda,
-                                    fluxRegister, patches, fallbacks, faceLinks);
+                                    fluxRegister, patches, fallbacks, faceLinks, refluxedFaces);
   });
 }
 
@@ -44,13 +46,17 @@ void fusedUpdateDevice(const PDE& pde, const SpatialScheme& scheme,
       const PDE&, const tessera::SpatialScheme&, const tessera::PatchLayout<PDE::kDim>&,           \
       const tessera::PatchGeometry<PDE::kDim>*, int, const double*, double*,                       \
       const tessera::StageWeights&, double*, double*, const int*, unsigned long long*, const int*, \
-      const tessera::UpdateCriterion*);                                                            \
+      const tessera::UpdateCriterion*, const int*);                                                \
   template void tessera::rusanovUpdateDevice(                                                      \
       const PDE&, const tessera::PatchLayout<PDE::kDim>&,                                          \
       const tessera::PatchGeometry<PDE::kDim>*, int, const double*, double*, double, double*,      \
-      double*, const int*, const int*, const tessera::UpdateCriterion*);                           \
+      double*, const int*, const int*, const tessera::UpdateCriterion*, const int*);               \
+  template void tessera::refluxDevice(const PDE&, const tessera::PatchLayout<PDE::kDim>&,          \
+                                      const tessera::RefluxPlanView<PDE::kDim>&,                   \
+                                      const tessera::PatchGeometry<PDE::kDim>*, const double*,     \
+                                      double, double*, double*);                                   \
   template void tessera::maxEigenvaluesDevice(const PDE&, const tessera::PatchLayout<PDE::kDim>&,  \
-                                              const int*, int, const double*, double*);            \
+                                              int, const double*, double*);                        \
   template void tessera::refinementFlagsDevice(                                                    \
       const PDE&, const tessera::PatchLayout<PDE::kDim>&, const tessera::amr::IndicatorCriterion&, \
       const double*, int, tessera::amr::AdaptFlag*, const int*, const int*);

@@ -21,20 +21,20 @@ namespace tessera {
 // block per patch) that receives the fluxes of every updated patch's boundary faces.
 // With faceLinks (FaceLinks::neighbour, on the device) the halo cells of linked faces are read
 // from the neighbours instead and need not be filled. With a criterion, the updated patches' flags
-// from q as well (UpdateCriterion). Asynchronous.
+// from q as well (UpdateCriterion). With refluxedFaces, the eigenvalues leave out the layers of
+// the faces refluxing will correct (fusedUpdateDevice). Asynchronous.
 template <class PDE>
 void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                          const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
                          double* qNew, double dt, double* patchLambda,
                          double* fluxRegister = nullptr, const int* patches = nullptr,
-                         const int* faceLinks = nullptr,
-                         const UpdateCriterion* criterion = nullptr);
+                         const int* faceLinks = nullptr, const UpdateCriterion* criterion = nullptr,
+                         const int* refluxedFaces = nullptr);
 
-// The largest eigenvalue (over all axes and interior cells) of each listed patch of q, into
-// patchLambda[patch]; NaN if any cell gives NaN. `patches` is a device list of `count` patch
-// numbers, or nullptr for patches 0 .. count - 1. Asynchronous.
+// The largest eigenvalue (over all axes and interior cells) of patches 0 .. count - 1 of q, into
+// patchLambda; NaN if any cell gives NaN. Asynchronous.
 template <class PDE>
-void maxEigenvaluesDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout, const int* patches,
-                          int count, const double* q, double* patchLambda);
+void maxEigenvaluesDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout, int count,
+                          const double* q, double* patchLambda);
 
 } // namespace tessera

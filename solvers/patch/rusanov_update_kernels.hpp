@@ -8,6 +8,7 @@
 #include "engine/gpu_runtime.hpp"
 #include "numerics/flux/rusanov.hpp"
 #include "patches/flux_register.hpp"
+#include "patches/reflux_cell.hpp"
 #include "solvers/patch/block_link_shifts.hpp"
 #include "solvers/patch/patch_reduce_kernels.hpp"
 #include "solvers/patch/refinement_flags.hpp"
@@ -181,7 +182,8 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
                       const int* __restrict__ patches, const int* __restrict__ faceLinks,
                       const double* __restrict__ q, double* __restrict__ qNew, double dt,
                       double* __restrict__ patchLambda, double* __restrict__ fluxRegister,
-                      amr::IndicatorCriterion criterion, amr::AdaptFlag* __restrict__ flags) {
+                      amr::IndicatorCriterion criterion, amr::AdaptFlag* __restrict__ flags,
+                      const int* __restrict__ refluxedFaces) {
   using State = typename PDE::State;
   using Shape = MarchShape<PDE::kDim, N, Rows>;
   constexpr int kDim = PDE::kDim, kMarch = kDim - 1, kCells = Shape::kPlaneCells;
@@ -218,6 +220,8 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
   const PatchGeometry<kDim> g = geometry[patch];
   const double rx = dt / g.dx[0], rm = dt / g.dx[kMarch];
   const double ry = kDim == 3 ? dt / g.dx[1] : 0.0;
+  // The faces whose layers refluxing corrects, and then completes the eigenvalue of.
+  const int refluxed = refluxedFaces ? refluxedFaces[patch] : 0;
 
   // This thread's ring cell, if any: its offset at plane 0, its shared cell and its axis. Upper
   // ring cells (x = N, the y row above the tile) compute the face between them and the tile.
@@ -275,6 +279,15 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
     }
     const double* const ring = qRingPatch + layout.cellOffset(ringFirst) + ringShift;
     const int marchFace = kDim == 3 ? i + N * j : i; // the column's cell on a marching face
+    // The eigenvalue of the column's cell at plane k, updated to l, into the patch's.
+    const auto counted = [&](int k, double l) {
+      CellIndex<kDim> c{};
+      c[0] = i;
+      if constexpr (kDim == 3)
+        c[1] = j;
+      c[kMarch] = k;
+      lambda = refluxed & faceLayersOf(c, N) ? lambda : maxNaNWins(lambda, l);
+    };
 
     // Starts the copies of plane p (if there is one) as one group; empty groups keep the count of
     // groups per plane fixed. Only the column needs the halo plane above.
@@ -325,8 +338,8 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
       const double lm = pde.maxEigenvalue(s, kMarch);
       const State face = rusanovFaceFlux(below, s, fmBelow, fm, lmBelow, lm);
       if (k > 0)
-        lambda = maxNaNWins(lambda, completeCell(pde, partialBelow, face, faceBelow, rm,
-                                                 columnNew + k * planeStride, vs, writes));
+        counted(k - 1, completeCell(pde, partialBelow, face, faceBelow, rm,
+                                    columnNew + k * planeStride, vs, writes));
       else if (fluxRegister && writes)
         storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 0, 0, marchFace), regVar, false,
                            face, face);
@@ -398,8 +411,8 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
     }
     const State face = rusanovFaceFlux(below, above, fmBelow, pde.flux(above, kMarch), lmBelow,
                                        pde.maxEigenvalue(above, kMarch));
-    lambda = maxNaNWins(lambda, completeCell(pde, partialBelow, face, faceBelow, rm,
-                                             columnNew + N * planeStride, vs, writes));
+    counted(N - 1, completeCell(pde, partialBelow, face, faceBelow, rm, columnNew + N * planeStride,
+                                vs, writes));
     if (fluxRegister && writes)
       storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 1, 0, marchFace), regVar, true,
                          face, face);
@@ -421,7 +434,8 @@ template <class PDE, int N, int Rows, bool Flags>
 void launchMarch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                  const PatchGeometry<PDE::kDim>* geometry, int numPatches, const int* patches,
                  const int* faceLinks, const double* q, double* qNew, double dt,
-                 double* patchLambda, double* fluxRegister, const UpdateCriterion* criterion) {
+                 double* patchLambda, double* fluxRegister, const UpdateCriterion* criterion,
+                 const int* refluxedFaces) {
   using Shape = MarchShape<PDE::kDim, N, Rows>;
   const auto kernel = &fusedRusanovMarch<PDE, N, Rows, Flags>;
   const std::size_t bytes = sizeof(double) * Shape::sharedDoubles(PDE::kNumVars, Flags);
@@ -432,17 +446,17 @@ void launchMarch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
   kernel<<<blocks, Shape::kThreads, bytes>>>(
       pde, layout, geometry, numPatches, patches, faceLinks, q, qNew, dt, patchLambda, fluxRegister,
       criterion ? criterion->criterion : amr::IndicatorCriterion{},
-      criterion ? criterion->flags : nullptr);
+      criterion ? criterion->flags : nullptr, refluxedFaces);
   TESSERA_GPU_CHECK_LAUNCH();
 }
 
-// One block per listed patch; each thread strides over the interior cells.
+// One block per patch; each thread strides over the interior cells.
 template <class PDE>
 __global__ void patchMaxEigenvalues(PDE pde, PatchLayout<PDE::kDim> layout,
-                                    const int* __restrict__ patches, const double* __restrict__ q,
+                                    const double* __restrict__ q,
                                     double* __restrict__ patchLambda) {
   extern __shared__ double shared[];
-  const int patch = patches ? patches[blockIdx.x] : int(blockIdx.x);
+  const int patch = int(blockIdx.x);
   const double* const qPatch = q + layout.varOffset(patch, 0);
   double lambda = 0.0;
   for (int c = int(threadIdx.x); c < layout.interiorCells(); c += int(blockDim.x)) {
@@ -461,8 +475,8 @@ template <class PDE>
 void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                          const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
                          double* qNew, double dt, double* patchLambda, double* fluxRegister,
-                         const int* patches, const int* faceLinks,
-                         const UpdateCriterion* criterion) {
+                         const int* patches, const int* faceLinks, const UpdateCriterion* criterion,
+                         const int* refluxedFaces) {
   if (layout.halo < 1 || layout.numVars != PDE::kNumVars)
     throw std::invalid_argument("rusanovUpdateDevice: the layout needs a halo and the PDE's "
                                 "variables");
@@ -472,22 +486,22 @@ void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
     if (criterion)
       rusanov_kernels::launchMarch<PDE, N, Rows, true>(pde, layout, geometry, numPatches, patches,
                                                        faceLinks, q, qNew, dt, patchLambda,
-                                                       fluxRegister, criterion);
+                                                       fluxRegister, criterion, refluxedFaces);
     else
       rusanov_kernels::launchMarch<PDE, N, Rows, false>(pde, layout, geometry, numPatches, patches,
                                                         faceLinks, q, qNew, dt, patchLambda,
-                                                        fluxRegister, nullptr);
+                                                        fluxRegister, nullptr, refluxedFaces);
   });
 }
 
 template <class PDE>
-void maxEigenvaluesDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout, const int* patches,
-                          int count, const double* q, double* patchLambda) {
+void maxEigenvaluesDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout, int count,
+                          const double* q, double* patchLambda) {
   if (count <= 0)
     return;
   constexpr int kThreads = 256;
   rusanov_kernels::patchMaxEigenvalues<PDE>
-      <<<count, kThreads, kThreads * sizeof(double)>>>(pde, layout, patches, q, patchLambda);
+      <<<count, kThreads, kThreads * sizeof(double)>>>(pde, layout, q, patchLambda);
   TESSERA_GPU_CHECK_LAUNCH();
 }
 

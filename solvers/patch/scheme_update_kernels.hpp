@@ -31,6 +31,7 @@
 #include "patches/flux_register.hpp"
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
+#include "patches/reflux_cell.hpp"
 #include "physics/conservation_law.hpp"
 #include "solvers/patch/block_link_shifts.hpp"
 #include "solvers/patch/max_eigenvalue.hpp"
@@ -158,7 +159,7 @@ __global__ void __launch_bounds__(N* Rows,
                 const int* __restrict__ patches, const double* __restrict__ q,
                 double* __restrict__ qOut, StageWeights stage, double* __restrict__ patchLambda,
                 double* __restrict__ fluxRegister, unsigned long long* __restrict__ fallbacks,
-                const int* __restrict__ faceLinks) {
+                const int* __restrict__ faceLinks, const int* __restrict__ refluxedFaces) {
   using State = typename PDE::State;
   using Shape = TileShape<PDE::kDim, N, Rows, Recon::kHalo>;
   constexpr int kHalo = Recon::kHalo;
@@ -188,6 +189,8 @@ __global__ void __launch_bounds__(N* Rows,
   const PatchGeometry<kDim> g = geometry[patch];
   const double rx = stage.dt / g.dx[0], rm = stage.dt / g.dx[kMarch];
   const double ry = kDim == 3 ? stage.dt / g.dx[1] : 0.0;
+  // The faces whose layers refluxing corrects, and then completes the eigenvalue of.
+  const int refluxed = refluxedFaces ? refluxedFaces[patch] : 0;
   const FluxRegisterLayout<kDim> reg{N, kVars};
   const std::size_t regVar = std::size_t(reg.faceCells());
   const int cell = (row + kRing) * kPitch + i + kHalo; // this thread's plane cell
@@ -226,6 +229,15 @@ __global__ void __launch_bounds__(N* Rows,
       return layout.cellOffset(c);
     };
     const std::size_t ownPatch = layout.varOffset(patch, 0);
+    // The eigenvalue of the column's cell at plane k, updated to l, into the patch's.
+    const auto counted = [&](int k, double l) {
+      CellIndex<kDim> c{};
+      c[0] = i;
+      if constexpr (kDim == 3)
+        c[1] = j;
+      c[kMarch] = k;
+      lambda = refluxed & faceLayersOf(c, N) ? lambda : maxNaNWins(lambda, l);
+    };
     const double* const column = q + ownPatch + offsetOf(i, row, 0);
 
     // The column's cell below the plane in registers (its reconstructed variables); the cell at
@@ -282,8 +294,8 @@ __global__ void __launch_bounds__(N* Rows,
         State done;
         for (int v = 0; v < kVars; ++v)
           done[v] = partialBelow[v] - rm * (face[v] - faceBelow[v]);
-        lambda = maxNaNWins(lambda, completeCell(pde, done, stage, qOut,
-                                                 ownPatch + offsetOf(i, row, k - 1), vs, writes));
+        counted(k - 1, completeCell(pde, done, stage, qOut, ownPatch + offsetOf(i, row, k - 1), vs,
+                                    writes));
       } else if (fluxRegister && writes) {
         storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 0, 0, kDim == 3 ? i + N * j : i),
                            regVar, face);
@@ -376,8 +388,8 @@ __global__ void __launch_bounds__(N* Rows,
     State done;
     for (int v = 0; v < kVars; ++v)
       done[v] = partialBelow[v] - rm * (face[v] - faceBelow[v]);
-    lambda = maxNaNWins(lambda, completeCell(pde, done, stage, qOut,
-                                             ownPatch + offsetOf(i, row, N - 1), vs, writes));
+    counted(N - 1,
+            completeCell(pde, done, stage, qOut, ownPatch + offsetOf(i, row, N - 1), vs, writes));
     if (fluxRegister && writes)
       storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 1, 0, kDim == 3 ? i + N * j : i),
                          regVar, face);
@@ -400,7 +412,7 @@ void schemeUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                         const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
                         double* qOut, const StageWeights& stage, double* patchLambda,
                         double* fluxRegister, const int* patches, unsigned long long* fallbacks,
-                        const int* faceLinks) {
+                        const int* faceLinks, const int* refluxedFaces) {
   if (layout.halo < Recon::kHalo || layout.numVars != PDE::kNumVars)
     throw std::invalid_argument("schemeUpdateDevice: " + std::string(Recon::kName) +
                                 " needs a halo of " + std::to_string(Recon::kHalo) +
@@ -416,7 +428,7 @@ void schemeUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
     const int blocks = (numPatches + Shape::kPatchesPerBlock - 1) / Shape::kPatchesPerBlock;
     kernel<<<blocks, Shape::kThreads, bytes>>>(pde, layout, geometry, numPatches, patches, q, qOut,
                                                stage, patchLambda, fluxRegister, fallbacks,
-                                               faceLinks);
+                                               faceLinks, refluxedFaces);
     TESSERA_GPU_CHECK_LAUNCH();
   });
 }

@@ -1,9 +1,10 @@
-// Device halo fill, refluxing and remap against their host twins (fillHalos, reflux,
-// remapPatchData) on a 2:1-balanced AMR arrangement written by hand: a level-0 grid of 2^Dim
-// patches with one or two of them refined into their children. Every halo operation kind occurs
-// (same level, coarser, finer, inflow, reflecting, periodic, outflow), in 2D and 3D, with halo
-// widths 1 and 2. The device's remap reads same-level faces through face links, as a solver runs
-// it, with those halo cells NaN. Skipped where no device is visible.
+// Device halo fill, refluxing (with the corrected patches' eigenvalues) and remap against their
+// host twins (fillHalos, reflux and maxEigenvaluesHost, remapPatchData) on 2:1-balanced AMR
+// arrangements written by hand: a level-0 grid of 2^Dim patches with one to three of them refined
+// into their children. Every halo operation kind occurs (same level, coarser, finer, inflow,
+// reflecting, periodic, outflow), in 2D and 3D, with halo widths 1 and 2. The device's remap
+// reads same-level faces through face links, as a solver runs it, with those halo cells NaN.
+// Skipped where no device is visible.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -16,9 +17,13 @@
 #include "patches/flux_register_device.hpp"
 #include "patches/halo_plan.hpp"
 #include "patches/halo_plan_device.hpp"
+#include "patches/reflux_cell.hpp"
 #include "patches/remap.hpp"
 #include "patches/remap_device.hpp"
 #include "physics/euler/euler.hpp"
+#include "solvers/patch/max_eigenvalue.hpp"
+#include "solvers/patch/reflux_device.hpp"
+#include "solvers/patch/rusanov_update_host.hpp"
 
 namespace tessera {
 namespace {
@@ -164,8 +169,10 @@ TEST_F(PatchesDevice, EmptyHaloPlanLaunchesNothing) {
   const DeviceHaloPlan<2> empty;
   empty.fill(nullptr);
   const DeviceRefluxPlan<2> noReflux;
-  noReflux.apply(nullptr, nullptr, 1.0, nullptr);
+  refluxDevice(Euler<2>{}, PatchLayout<2>{kCellsPerAxis, 1, 4}, noReflux.view(), nullptr, nullptr,
+               1.0, nullptr, nullptr);
   EXPECT_EQ(noReflux.numCoarsePatches(), 0);
+  EXPECT_EQ(noReflux.refluxedFaces(), nullptr);
 }
 
 // Unequal domain lengths per axis, so dt/dx differs between the axes' corrections.
@@ -182,49 +189,106 @@ std::vector<PatchGeometry<Dim>> geometryOf(const std::vector<PatchPlacement<Dim>
   return geometry;
 }
 
+// The largest eigenvalue of patch p's interior cells outside the layers of the faces `left`
+// names (faceLayersOf's bits): what the update leaves in the eigenvalue of a refluxed patch.
+template <int Dim>
+double eigenvalueOutside(const std::vector<double>& q, const PatchLayout<Dim>& layout, int p,
+                         int left) {
+  const Euler<Dim> pde;
+  double lambda = 0.0;
+  for (int c = 0; c < layout.interiorCells(); ++c) {
+    const CellIndex<Dim> cell = layout.interiorCell(c);
+    if (left & faceLayersOf(cell, layout.cellsPerAxis))
+      continue;
+    typename Euler<Dim>::State s;
+    for (int v = 0; v < Euler<Dim>::kNumVars; ++v)
+      s[v] = q[layout.index(p, v, cell)];
+    lambda = std::max(lambda, detail::maxEigenvalueAllAxes(pde, s));
+  }
+  return lambda;
+}
+
+// Refluxing with the corrected patches' eigenvalues (refluxDevice) against reflux and the host's
+// eigenvalues of the corrected patches. The coarse patch at (1, 0[, 0]) has finer neighbours
+// across two faces (three in 3D), so two (three) operations correct the cells along their edge
+// (at their corner); the fastest cell of the grid sits there, so the patch's eigenvalue is right
+// only if refluxing takes the corrected cell's.
 template <int Dim>
 void checkReflux(const DomainBoundary<Dim>& boundary) {
+  const Euler<Dim> pde;
   const PatchLayout<Dim> layout{kCellsPerAxis, 1, Euler<Dim>::kNumVars};
-  // Two refined patches, (0, 0[, 0]) and (1, 1[, 0]): the coarse patch (1, 0[, 0]) has a fine
-  // neighbour across two of its faces, so two operations correct the cells along their edge.
-  Vec<int, Dim> diagonal{};
+  Vec<int, Dim> diagonal{}, coarse{}, behind{};
   diagonal[0] = diagonal[1] = 1;
-  const auto patches = arrangement<Dim>({Vec<int, Dim>{}, diagonal});
+  coarse[0] = 1;
+  behind[0] = behind[Dim - 1] = 1;
+  std::vector<Vec<int, Dim>> refined{Vec<int, Dim>{}, diagonal};
+  if constexpr (Dim == 3)
+    refined.push_back(behind);
+  const auto patches = arrangement<Dim>(refined);
   const int numPatches = int(patches.size());
   const std::vector<RefluxOp<Dim>> plan =
       buildRefluxPlan<Dim>(patches, level0PatchesPerAxis<Dim>(), boundary);
   ASSERT_FALSE(plan.empty());
+  const int corrected = int(
+      std::find(patches.begin(), patches.end(), PatchPlacement<Dim>{0, coarse}) - patches.begin());
+  ASSERT_LT(corrected, numPatches);
 
   const FluxRegisterLayout<Dim> registers{kCellsPerAxis, layout.numVars};
   std::vector<double> fluxRegister(numPatches * registers.patchStride());
   for (std::size_t i = 0; i < fluxRegister.size(); ++i)
-    fluxRegister[i] = valueFor(i + 7919) - 1.5;
+    fluxRegister[i] = 0.1 * (valueFor(i + 7919) - 1.5);
+  // Density and momenta in [1, 2), energy 20 more: a pressure well above zero.
   std::vector<double> host(numPatches * layout.patchStride());
   for (std::size_t i = 0; i < host.size(); ++i)
-    host[i] = 10.0 + valueFor(i);
+    host[i] = valueFor(i) + (i % layout.patchStride() / layout.varStride() == Dim + 1 ? 20.0 : 0.0);
+  CellIndex<Dim> corner = CellIndex<Dim>::filled(kCellsPerAxis - 1);
+  corner[0] = 0; // on the x face towards (0, 0[, 0]), the y face towards the diagonal[, the z one]
+  host[layout.index(corrected, 1, corner)] = 12.0;
+  host[layout.index(corrected, Dim + 1, corner)] += 100.0;
   const std::vector<PatchGeometry<Dim>> geometry = geometryOf(patches);
   const double dt = 0.37 * geometry[0].minSpacing();
 
-  DeviceArray<double> device = toDevice(host);
+  // What the update leaves: each refluxed patch's eigenvalue outside its refluxed layers.
+  std::vector<int> refluxedFaces(patches.size(), 0), coarsePatches;
+  for (const RefluxOp<Dim>& op : plan) {
+    refluxedFaces[std::size_t(op.coarsePatch)] |= 1 << (2 * op.axis + op.side);
+    coarsePatches.push_back(op.coarsePatch);
+  }
+  std::sort(coarsePatches.begin(), coarsePatches.end());
+  coarsePatches.erase(std::unique(coarsePatches.begin(), coarsePatches.end()), coarsePatches.end());
+  // The corner's faces: x lower, y upper[, z upper] (a periodic x adds the x upper face).
+  const int cornerFaces = 1 << 0 | 1 << 3 | (Dim == 3 ? 1 << 5 : 0);
+  EXPECT_EQ(refluxedFaces[std::size_t(corrected)] & cornerFaces, cornerFaces);
+  std::vector<double> lambda(patches.size()), hostLambda(patches.size());
+  maxEigenvaluesHost(pde, layout, numPatches, host.data(), hostLambda.data());
+  for (int p = 0; p < numPatches; ++p)
+    lambda[std::size_t(p)] = eigenvalueOutside(host, layout, p, refluxedFaces[std::size_t(p)]);
+
+  DeviceArray<double> device = toDevice(host), deviceLambda = toDevice(lambda);
   const DeviceArray<double> deviceRegister = toDevice(fluxRegister);
   const DeviceArray<PatchGeometry<Dim>> deviceGeometry = toDevice(geometry);
   reflux<Dim>(plan, layout, geometry, fluxRegister.data(), dt, host.data());
-  const DeviceRefluxPlan<Dim> devicePlan(plan, layout);
-  devicePlan.apply(deviceGeometry.data(), deviceRegister.data(), dt, device.data());
+  maxEigenvaluesHost(pde, layout, std::span<const int>(coarsePatches), host.data(),
+                     hostLambda.data());
+  const DeviceRefluxPlan<Dim> devicePlan(plan, numPatches);
+  EXPECT_EQ(devicePlan.numCoarsePatches(), int(coarsePatches.size()));
+  refluxDevice(pde, layout, devicePlan.view(), deviceGeometry.data(), deviceRegister.data(), dt,
+               device.data(), deviceLambda.data());
 
   const std::vector<double> fromDevice = toHost(device);
   for (std::size_t i = 0; i < host.size(); ++i)
     ASSERT_TRUE(relativelyClose(fromDevice[i], host[i], i));
-
-  std::vector<int> coarse;
-  for (const RefluxOp<Dim>& op : plan)
-    coarse.push_back(op.coarsePatch);
-  std::sort(coarse.begin(), coarse.end());
-  coarse.erase(std::unique(coarse.begin(), coarse.end()), coarse.end());
-  std::vector<int> deviceCoarse(std::size_t(devicePlan.numCoarsePatches()));
-  copyBytes(deviceCoarse.data(), MemorySpace::Host, devicePlan.coarsePatches(), MemorySpace::Device,
-            deviceCoarse.size() * sizeof(int));
-  EXPECT_EQ(deviceCoarse, coarse);
+  std::vector<int> deviceMasks(patches.size());
+  copyBytes(deviceMasks.data(), MemorySpace::Host, devicePlan.refluxedFaces(), MemorySpace::Device,
+            deviceMasks.size() * sizeof(int));
+  EXPECT_EQ(deviceMasks, refluxedFaces);
+  // The fastest cell is a corrected one: the eigenvalue left by the update is smaller.
+  EXPECT_GT(hostLambda[std::size_t(corrected)], 1.2 * lambda[std::size_t(corrected)]);
+  const std::vector<double> deviceEigenvalues = toHost(deviceLambda);
+  for (int p = 0; p < numPatches; ++p)
+    EXPECT_TRUE(relativelyClose(deviceEigenvalues[std::size_t(p)], hostLambda[std::size_t(p)],
+                                std::size_t(p)))
+        << "eigenvalue of patch " << p;
 }
 
 TEST_F(PatchesDevice, RefluxMatchesTheHostTwin2D) {

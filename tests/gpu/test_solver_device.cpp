@@ -1,8 +1,8 @@
 // The device refinement flags and time step against their host twins: flags of every built-in
 // criterion (on a primitive and on a conserved variable) and dt equal exactly, on 2D and 3D patch
 // grids with a blast-like state; the same flags from a fused update that evaluates the criterion
-// on its input (UpdateCriterion), whose update is the one without it. Skipped where no device is
-// visible.
+// on its input (UpdateCriterion), whose update is the one without it; the eigenvalues of an update
+// that leaves the layers of refluxed faces out. Skipped where no device is visible.
 #include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
@@ -12,9 +12,12 @@
 
 #include "engine/device_array.hpp"
 #include "engine/memory.hpp"
+#include "patches/reflux_cell.hpp"
 #include "patches/uniform_patch_grid.hpp"
 #include "physics/euler/euler.hpp"
 #include "solvers/patch/fused_update_device.hpp"
+#include "solvers/patch/fused_update_host.hpp"
+#include "solvers/patch/max_eigenvalue.hpp"
 #include "solvers/patch/refinement_flags.hpp"
 #include "solvers/patch/time_step.hpp"
 #include "solvers/patch/time_step_device.hpp"
@@ -169,6 +172,73 @@ TEST(SolverDevice, UpdateFlagsMatchTheHostTwin3D) {
   if (!deviceAvailable())
     GTEST_SKIP() << "no device";
   expectUpdateFlagsMatchOnEveryLayout<3>();
+}
+
+// The update of a grid whose patches each name a different set of faces refluxing will correct
+// (every set of the 2 Dim faces occurs): each patch's eigenvalue is the largest of the host twin's
+// updated cells outside those faces' layers, which refluxDevice then completes, and the update
+// itself is the one without the sets. First order and PLM + HLLC.
+template <int Dim>
+void expectEigenvaluesLeaveRefluxedLayersOut(int N, int halo, const SpatialScheme& scheme) {
+  const Euler<Dim> pde;
+  const test::FilledGrid<Dim> blast = blastGrid<Dim>(N, halo);
+  const auto& layout = blast.grid.layout();
+  const int patches = blast.grid.numPatches();
+  const std::size_t size = blast.q.array().size(), count = std::size_t(patches);
+  const double dt = 1e-4;
+  std::vector<int> refluxedFaces(count);
+  for (int p = 0; p < patches; ++p)
+    refluxedFaces[std::size_t(p)] = p % (1 << 2 * Dim);
+
+  std::vector<double> hostOut(size, 0.0), hostLambda(count);
+  long long fallbacks = 0;
+  fusedUpdateHost(pde, scheme, layout, std::span<const PatchGeometry<Dim>>(blast.geometry),
+                  blast.q.data(), hostOut.data(), StageWeights{dt}, hostLambda.data(), nullptr, {},
+                  &fallbacks);
+  const auto dq = toDevice(std::vector<double>(blast.q.data(), blast.q.data() + size));
+  const auto dGeometry = toDevice(blast.geometry);
+  const auto dFaces = toDevice(refluxedFaces);
+  const auto update = [&](const int* faces) {
+    auto out = toDevice(std::vector<double>(size, 0.0));
+    auto lambda = toDevice(std::vector<double>(count, 0.0));
+    fusedUpdateDevice(pde, scheme, layout, dGeometry.data(), patches, dq.data(), out.data(),
+                      StageWeights{dt}, lambda.data(), nullptr, nullptr, nullptr, nullptr, nullptr,
+                      faces);
+    return std::pair{toHost(out), toHost(lambda)};
+  };
+  const auto [out, lambda] = update(nullptr);
+  const auto [leftOut, leftLambda] = update(dFaces.data());
+  EXPECT_EQ(leftOut, out);
+  int smaller = 0;
+  for (int p = 0; p < patches; ++p) {
+    double expected = 0.0;
+    for (int n = 0; n < layout.interiorCells(); ++n) {
+      const CellIndex<Dim> c = layout.interiorCell(n);
+      if (refluxedFaces[std::size_t(p)] & faceLayersOf(c, N))
+        continue;
+      typename Euler<Dim>::State s;
+      for (int v = 0; v < Dim + 2; ++v)
+        s[v] = hostOut[layout.index(p, v, c)];
+      expected = std::max(expected, detail::maxEigenvalueAllAxes(pde, s));
+    }
+    EXPECT_NEAR(leftLambda[std::size_t(p)], expected, 1e-12 * expected) << "patch " << p;
+    EXPECT_NEAR(lambda[std::size_t(p)], hostLambda[std::size_t(p)],
+                1e-12 * hostLambda[std::size_t(p)]);
+    smaller += leftLambda[std::size_t(p)] < lambda[std::size_t(p)];
+  }
+  EXPECT_GT(smaller, 0) << "some patch's fastest cell must lie in a layer left out";
+}
+
+TEST(SolverDevice, UpdateEigenvaluesLeaveRefluxedLayersOut) {
+  if (!deviceAvailable())
+    GTEST_SKIP() << "no device";
+  for (const auto& [N, halo] : kFlagLayouts) {
+    SCOPED_TRACE(N);
+    expectEigenvaluesLeaveRefluxedLayersOut<2>(N, halo, SpatialScheme{});
+    expectEigenvaluesLeaveRefluxedLayersOut<2>(N, 2, kPlmHllc);
+    expectEigenvaluesLeaveRefluxedLayersOut<3>(N, halo, SpatialScheme{});
+    expectEigenvaluesLeaveRefluxedLayersOut<3>(N, 2, kPlmHllc);
+  }
 }
 
 TEST(SolverDevice, TimeStepMatchesTheHostTwin) {
