@@ -6,12 +6,27 @@
 #include <string>
 
 #include "engine/gpu_runtime.hpp"
+#include "patches/reflux_cell.hpp"
 
 namespace tessera {
 
 // The larger of two eigenvalues where a NaN always wins, so that the time step reports it.
 __device__ inline double maxNaNWins(double kept, double candidate) {
   return candidate > kept || candidate != candidate ? candidate : kept;
+}
+
+// A marching kernel's largest eigenvalue with that of its column's cell (x = i, in 3D y = j, plane
+// k along the last axis) updated to l, NaN winning; a cell in the layer of a face refluxing
+// corrects (`refluxed`, faceLayersOf's bits) is left to refluxDevice, which completes the patch's.
+template <int Dim>
+__device__ inline double columnCellMax(double lambda, double l, int refluxed, int n, int i, int j,
+                                       int k) {
+  CellIndex<Dim> c{};
+  c[0] = i;
+  if constexpr (Dim == 3)
+    c[1] = j;
+  c[Dim - 1] = k;
+  return refluxed & faceLayersOf(c, n) ? lambda : maxNaNWins(lambda, l);
 }
 
 // Reduces one value per thread by `larger` over aligned groups of `group` threads (a power of

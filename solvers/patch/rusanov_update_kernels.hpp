@@ -8,7 +8,6 @@
 #include "engine/gpu_runtime.hpp"
 #include "numerics/flux/rusanov.hpp"
 #include "patches/flux_register.hpp"
-#include "patches/reflux_cell.hpp"
 #include "solvers/patch/block_link_shifts.hpp"
 #include "solvers/patch/patch_reduce_kernels.hpp"
 #include "solvers/patch/refinement_flags.hpp"
@@ -279,15 +278,6 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
     }
     const double* const ring = qRingPatch + layout.cellOffset(ringFirst) + ringShift;
     const int marchFace = kDim == 3 ? i + N * j : i; // the column's cell on a marching face
-    // The eigenvalue of the column's cell at plane k, updated to l, into the patch's.
-    const auto counted = [&](int k, double l) {
-      CellIndex<kDim> c{};
-      c[0] = i;
-      if constexpr (kDim == 3)
-        c[1] = j;
-      c[kMarch] = k;
-      lambda = refluxed & faceLayersOf(c, N) ? lambda : maxNaNWins(lambda, l);
-    };
 
     // Starts the copies of plane p (if there is one) as one group; empty groups keep the count of
     // groups per plane fixed. Only the column needs the halo plane above.
@@ -338,8 +328,10 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
       const double lm = pde.maxEigenvalue(s, kMarch);
       const State face = rusanovFaceFlux(below, s, fmBelow, fm, lmBelow, lm);
       if (k > 0)
-        counted(k - 1, completeCell(pde, partialBelow, face, faceBelow, rm,
-                                    columnNew + k * planeStride, vs, writes));
+        lambda = columnCellMax<kDim>(lambda,
+                                     completeCell(pde, partialBelow, face, faceBelow, rm,
+                                                  columnNew + k * planeStride, vs, writes),
+                                     refluxed, N, i, j, k - 1);
       else if (fluxRegister && writes)
         storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 0, 0, marchFace), regVar, false,
                            face, face);
@@ -411,8 +403,10 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
     }
     const State face = rusanovFaceFlux(below, above, fmBelow, pde.flux(above, kMarch), lmBelow,
                                        pde.maxEigenvalue(above, kMarch));
-    counted(N - 1, completeCell(pde, partialBelow, face, faceBelow, rm, columnNew + N * planeStride,
-                                vs, writes));
+    lambda = columnCellMax<kDim>(lambda,
+                                 completeCell(pde, partialBelow, face, faceBelow, rm,
+                                              columnNew + N * planeStride, vs, writes),
+                                 refluxed, N, i, j, N - 1);
     if (fluxRegister && writes)
       storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 1, 0, marchFace), regVar, true,
                          face, face);

@@ -31,7 +31,6 @@
 #include "patches/flux_register.hpp"
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
-#include "patches/reflux_cell.hpp"
 #include "physics/conservation_law.hpp"
 #include "solvers/patch/block_link_shifts.hpp"
 #include "solvers/patch/max_eigenvalue.hpp"
@@ -229,15 +228,6 @@ __global__ void __launch_bounds__(N* Rows,
       return layout.cellOffset(c);
     };
     const std::size_t ownPatch = layout.varOffset(patch, 0);
-    // The eigenvalue of the column's cell at plane k, updated to l, into the patch's.
-    const auto counted = [&](int k, double l) {
-      CellIndex<kDim> c{};
-      c[0] = i;
-      if constexpr (kDim == 3)
-        c[1] = j;
-      c[kMarch] = k;
-      lambda = refluxed & faceLayersOf(c, N) ? lambda : maxNaNWins(lambda, l);
-    };
     const double* const column = q + ownPatch + offsetOf(i, row, 0);
 
     // The column's cell below the plane in registers (its reconstructed variables); the cell at
@@ -294,8 +284,10 @@ __global__ void __launch_bounds__(N* Rows,
         State done;
         for (int v = 0; v < kVars; ++v)
           done[v] = partialBelow[v] - rm * (face[v] - faceBelow[v]);
-        counted(k - 1, completeCell(pde, done, stage, qOut, ownPatch + offsetOf(i, row, k - 1), vs,
-                                    writes));
+        lambda = columnCellMax<kDim>(
+            lambda,
+            completeCell(pde, done, stage, qOut, ownPatch + offsetOf(i, row, k - 1), vs, writes),
+            refluxed, N, i, j, k - 1);
       } else if (fluxRegister && writes) {
         storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 0, 0, kDim == 3 ? i + N * j : i),
                            regVar, face);
@@ -388,8 +380,10 @@ __global__ void __launch_bounds__(N* Rows,
     State done;
     for (int v = 0; v < kVars; ++v)
       done[v] = partialBelow[v] - rm * (face[v] - faceBelow[v]);
-    counted(N - 1,
-            completeCell(pde, done, stage, qOut, ownPatch + offsetOf(i, row, N - 1), vs, writes));
+    lambda = columnCellMax<kDim>(
+        lambda,
+        completeCell(pde, done, stage, qOut, ownPatch + offsetOf(i, row, N - 1), vs, writes),
+        refluxed, N, i, j, N - 1);
     if (fluxRegister && writes)
       storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 1, 0, kDim == 3 ? i + N * j : i),
                          regVar, face);
