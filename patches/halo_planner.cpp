@@ -87,32 +87,46 @@ HaloPlanner<Dim>::HaloPlanner(const PatchLayout<Dim>& layout,
 
 template <int Dim>
 HaloPlan<Dim> HaloPlanner<Dim>::whole() const {
-  return planOf(true, [](int, const Vec<int, Dim>&, std::span<const HaloOp<Dim>>) { return true; });
+  return planOf(
+      true, [](int, const Vec<int, Dim>&) { return false; },
+      [](int, const Vec<int, Dim>&, std::span<const HaloOp<Dim>>) { return true; });
 }
 
 template <int Dim>
 HaloPlan<Dim> HaloPlanner<Dim>::unlinkedFaces(std::vector<int>& neighbour) const {
   constexpr int kFaces = FaceLinks<Dim>::kFaces;
   neighbour.assign(std::size_t(filled_) * kFaces, -1);
-  return planOf(false, [&](int p, const Vec<int, Dim>& d, std::span<const HaloOp<Dim>> ops) {
-    const int linked = linkedNeighbour<Dim>(ops);
-    if (linked < 0)
-      return true;
-    neighbour[std::size_t(p) * kFaces + std::size_t(faceOf<Dim>(d))] = linked;
-    return false;
-  });
+  // A link is mutual: the neighbour's opposite face links back, and is not planned again (most
+  // faces are linked; this halves their lookups).
+  const auto link = [&](int p, int face) -> int& {
+    return neighbour[std::size_t(p) * kFaces + std::size_t(face)];
+  };
+  return planOf(
+      false, [&](int p, const Vec<int, Dim>& d) { return link(p, faceOf<Dim>(d)) >= 0; },
+      [&](int p, const Vec<int, Dim>& d, std::span<const HaloOp<Dim>> ops) {
+        const int linked = linkedNeighbour<Dim>(ops);
+        if (linked < 0)
+          return true;
+        const int face = faceOf<Dim>(d);
+        link(p, face) = linked;
+        if (linked < filled_)
+          link(linked, face ^ 1) = p;
+        return false;
+      });
 }
 
 template <int Dim>
 HaloPlan<Dim> HaloPlanner<Dim>::unread() const {
-  return planOf(true, [](int, const Vec<int, Dim>& d, std::span<const HaloOp<Dim>> ops) {
-    return faceOf<Dim>(d) < 0 || linkedNeighbour<Dim>(ops) >= 0;
-  });
+  return planOf(
+      true, [](int, const Vec<int, Dim>&) { return false; },
+      [](int, const Vec<int, Dim>& d, std::span<const HaloOp<Dim>> ops) {
+        return faceOf<Dim>(d) < 0 || linkedNeighbour<Dim>(ops) >= 0;
+      });
 }
 
 template <int Dim>
-template <class Keep>
-HaloPlan<Dim> HaloPlanner<Dim>::planOf(bool withEdges, Keep&& keep) const {
+template <class Decided, class Keep>
+HaloPlan<Dim> HaloPlanner<Dim>::planOf(bool withEdges, Decided&& decided, Keep&& keep) const {
   HaloPlan<Dim> plan;
   plan.inflowStates = inflowStates_;
   // The directions visited, in the order of {-1, 0, 1}^Dim with the first axis fastest.
@@ -133,6 +147,8 @@ HaloPlan<Dim> HaloPlanner<Dim>::planOf(bool withEdges, Keep&& keep) const {
   std::vector<HaloOp<Dim>> ops;
   for (int p = 0; p < filled_; ++p)
     for (const Vec<int, Dim>& d : directions) {
+      if (decided(p, d))
+        continue;
       ops.clear();
       appendOps(p, d, ops);
       if (keep(p, d, std::span<const HaloOp<Dim>>(ops)))

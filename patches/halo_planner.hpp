@@ -41,9 +41,10 @@ public:
 
 private:
   // The plan of the operations `keep(p, d, ops)` accepts, ops being those of patch p toward
-  // direction d; edges and corners are visited only if withEdges.
-  template <class Keep>
-  HaloPlan<Dim> planOf(bool withEdges, Keep&& keep) const;
+  // direction d, where `decided(p, d)` has not already settled that direction (it then has none);
+  // edges and corners are visited only if withEdges.
+  template <class Decided, class Keep>
+  HaloPlan<Dim> planOf(bool withEdges, Decided&& decided, Keep&& keep) const;
   // Appends the operations that fill patch p's halo toward direction d (in {-1, 0, 1}^Dim).
   void appendOps(int p, const Vec<int, Dim>& d, std::vector<HaloOp<Dim>>& ops) const;
 
