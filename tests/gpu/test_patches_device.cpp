@@ -210,9 +210,10 @@ double eigenvalueOutside(const std::vector<double>& q, const PatchLayout<Dim>& l
 
 // Refluxing with the corrected patches' eigenvalues (refluxDevice) against reflux and the host's
 // eigenvalues of the corrected patches. The coarse patch at (1, 0[, 0]) has finer neighbours
-// across two faces (three in 3D), so two (three) operations correct the cells along their edge
-// (at their corner); the fastest cell of the grid sits there, so the patch's eigenvalue is right
-// only if refluxing takes the corrected cell's.
+// across its lower x and upper y faces (and upper z in 3D; a periodic x adds its upper x face), so
+// two (three) operations correct the cells along their edge (at their corner); the fastest cell
+// of the grid sits there, so the patch's eigenvalue is right only if refluxing takes the
+// corrected cell's.
 template <int Dim>
 void checkReflux(const DomainBoundary<Dim>& boundary) {
   const Euler<Dim> pde;
