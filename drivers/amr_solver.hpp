@@ -233,6 +233,9 @@ private:
   enum class FlagsFrom { Step, CurrentState };
 
   bool adapt(FlagsFrom from) {
+    // The last step's phases may still run on the device (their clock times them there): the
+    // regrid's timers start after them, or its first phase would hold the step's tail.
+    waitForDevice();
     std::vector<amr::AdaptFlag> flags;
     {
       ScopedTimer t(regridTimes_.flags);

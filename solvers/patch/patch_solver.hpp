@@ -43,6 +43,7 @@
 #include "engine/mpi/halo_exchange.hpp"
 #include "engine/mpi/rank_count.hpp"
 #include "engine/parallel_for.hpp"
+#include "engine/phase_clock.hpp"
 #include "engine/require_device.hpp"
 #include "engine/timer.hpp"
 #include "numerics/spatial_scheme.hpp"
@@ -204,6 +205,7 @@ public:
     } catch (const UnphysicalStateError& e) {
       problem = e.what();
     }
+    clock_.settle(); // the device has passed the step's phases to give dt: no wait here
     if (ranks_ > 1) {
       problem = mpi::firstMessage(ghosts_.comm, problem);
       MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MIN, ghosts_.comm);
@@ -345,7 +347,13 @@ public:
   // Interior cells (counted once per axis) whose reconstruction fell back to first order for
   // positivity, on this rank, since the start.
   long long firstOrderFallbacks() const { return backend_->firstOrderFallbacks(); }
-  const StepTimes& times() const { return times_; }
+  // The phases' seconds so far (on a device, once it has passed them: this waits for it).
+  const StepTimes& times() const {
+    clock_.settle();
+    times_ = {clock_.seconds(kHaloPhase), clock_.seconds(kUpdatePhase),
+              clock_.seconds(kRefluxPhase)};
+    return times_;
+  }
 
 private:
   // The back end of this solver's memory space; a device one needs a device build and a visible
@@ -422,7 +430,7 @@ private:
     double* const fluxes = keepsFluxes ? fluxRegister_.data() : nullptr;
     if (!halosReady && stateExchange_) {
       // Halo fill and update in one phase: they overlap the ghost messages.
-      ScopedTimer t(times_.update);
+      auto t = clock_.phase(kUpdatePhase);
       stateExchange_->start(in.data());
       backend_->fillHalos(HaloPart::Inner, in.data());
       applyBoundaryHook(in.data(), stageTime);
@@ -436,30 +444,27 @@ private:
                        criterion);
       backend_->wait();
     } else {
+      // No waits for the device between the phases: the clock times them on its stream.
       if (!halosReady) {
-        ScopedTimer t(times_.halo);
+        auto t = clock_.phase(kHaloPhase);
         if (stateExchange_)
           stateExchange_->exchange(in.data());
         backend_->fillHalos(HaloPart::Inner, in.data());
         backend_->fillHalos(HaloPart::Outer, in.data());
         applyBoundaryHook(in.data(), stageTime);
-        backend_->wait();
       }
-      ScopedTimer t(times_.update);
+      auto t = clock_.phase(kUpdatePhase);
       backend_->update(in.data(), out.data(), stage, PatchGroup::All, fluxes, patchLambda_.data(),
                        criterion);
-      backend_->wait();
     }
     if (ghosts_.exchangeFluxes) {
-      ScopedTimer t(times_.reflux);
+      auto t = clock_.phase(kRefluxPhase);
       fluxExchange_->exchange(fluxRegister_.data());
-      backend_->wait();
     }
     if (refluxing) {
-      ScopedTimer t(times_.reflux);
+      auto t = clock_.phase(kRefluxPhase);
       backend_->reflux(fluxRegister_.data(), stage.advance * stage.dt, out.data(),
                        patchLambda_.data());
-      backend_->wait();
     }
   }
 
@@ -623,7 +628,10 @@ private:
   bool stepFlagsReady_ = false;
   double time_ = 0.0;
   long long step_ = 0;
-  StepTimes times_;
+  // The phases' clock (slots as StepTimes orders them) and its last reading.
+  enum { kHaloPhase, kUpdatePhase, kRefluxPhase, kPhases };
+  mutable PhaseClock clock_{space_, kPhases};
+  mutable StepTimes times_;
 };
 
 } // namespace tessera

@@ -7,7 +7,9 @@
 
 #include "engine/device_array.hpp"
 #include "engine/gpu_runtime.hpp"
+#include "engine/phase_clock.hpp"
 #include "engine/reduce.hpp"
+#include "engine/timer.hpp"
 #include "tests/gpu/engine_device_twins.hpp"
 
 namespace tessera {
@@ -36,6 +38,49 @@ TEST_F(EngineDevice, ForEachPatchCellMatchesTheHostTwin) {
   for (std::size_t i = 0; i < fromDevice.size(); ++i)
     ASSERT_NEAR(fromDevice[i], host.hostSpan()[i], 1e-12 * (1.0 + std::fabs(host.hostSpan()[i])))
         << "element " << i;
+}
+
+// Device phases are timed by events on the device's stream: a phase's seconds are its kernels'
+// time (near the host's synchronised measurement of the same launches), in its own slot, read at
+// settle(), also after the clock has moved with its phases pending.
+TEST_F(EngineDevice, PhaseClockTimesDevicePhasesByEvents) {
+  const int patches = 4000, cells = 18 * 18 * 18; // 187 MB a fill
+  DeviceArray<double> data(std::size_t(patches) * cells, MemorySpace::Device);
+  test::fillWithDeviceLoop(data.data(), patches, cells); // loads the module
+  synchronizeDevice();
+  Stopwatch wall;
+  for (int i = 0; i < 10; ++i)
+    test::fillWithDeviceLoop(data.data(), patches, cells);
+  synchronizeDevice();
+  const double tenFills = wall.seconds();
+
+  PhaseClock clock(MemorySpace::Device, 3);
+  {
+    auto t = clock.phase(0);
+    for (int i = 0; i < 10; ++i)
+      test::fillWithDeviceLoop(data.data(), patches, cells);
+  }
+  {
+    auto t = clock.phase(2);
+    test::fillWithDeviceLoop(data.data(), patches, cells);
+  }
+  EXPECT_EQ(clock.seconds(0), 0.0) << "read before the clock settles";
+  PhaseClock moved = std::move(clock);
+  moved.settle();
+  EXPECT_GT(moved.seconds(0), 0.5 * tenFills);
+  EXPECT_LT(moved.seconds(0), 1.5 * tenFills + 1e-3);
+  EXPECT_EQ(moved.seconds(1), 0.0);
+  EXPECT_GT(moved.seconds(2), 0.03 * moved.seconds(0));
+  EXPECT_LT(moved.seconds(2), 0.3 * moved.seconds(0));
+
+  // Settled phases' events are used again; the slots keep adding.
+  const double before = moved.seconds(0);
+  {
+    auto t = moved.phase(0);
+    test::fillWithDeviceLoop(data.data(), patches, cells);
+  }
+  moved.settle();
+  EXPECT_GT(moved.seconds(0), before);
 }
 
 TEST_F(EngineDevice, ReductionsMatchTheHostTwin) {
