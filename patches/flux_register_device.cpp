@@ -5,10 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "patches/reflux_cell.hpp"
+
 namespace tessera {
 
 template <int Dim>
-DeviceRefluxPlan<Dim>::DeviceRefluxPlan(std::span<const RefluxOp<Dim>> plan, int numPatches) {
+DeviceRefluxPlan<Dim>::DeviceRefluxPlan(std::span<const RefluxOp<Dim>> plan, int numPatches,
+                                        bool registerEveryFace) {
   constexpr int kParts = RefluxPlanView<Dim>::kParts;
   std::vector<int> coarse;
   coarse.reserve(plan.size());
@@ -18,7 +21,8 @@ DeviceRefluxPlan<Dim>::DeviceRefluxPlan(std::span<const RefluxOp<Dim>> plan, int
   coarse.erase(std::unique(coarse.begin(), coarse.end()), coarse.end());
 
   std::vector<int> faceOps(coarse.size() * 2 * Dim * kParts, -1);
-  std::vector<int> refluxedFaces(std::size_t(numPatches), 0);
+  std::vector<int> refluxFaces(std::size_t(numPatches),
+                               registerEveryFace ? kEveryFaceRegistered<Dim> : 0);
   for (std::size_t o = 0; o < plan.size(); ++o) {
     const RefluxOp<Dim>& op = plan[o];
     if (op.coarsePatch < 0 || op.coarsePatch >= numPatches)
@@ -38,12 +42,14 @@ DeviceRefluxPlan<Dim>::DeviceRefluxPlan(std::span<const RefluxOp<Dim>> plan, int
                                   std::to_string(part) + " of face " + std::to_string(face) +
                                   " of patch " + std::to_string(op.coarsePatch));
     entry = int(o);
-    refluxedFaces[std::size_t(op.coarsePatch)] |= 1 << face;
+    refluxFaces[std::size_t(op.coarsePatch)] |= 1 << face | 1 << (kRegisteredFaceBit + face);
+    if (op.finePatch < numPatches) // the finer patch's face across: its fluxes, averaged
+      refluxFaces[std::size_t(op.finePatch)] |= 1 << (kRegisteredFaceBit + (face ^ 1));
   }
   ops_ = toDevice(std::vector<RefluxOp<Dim>>(plan.begin(), plan.end()));
   coarsePatches_ = toDevice(coarse);
   faceOps_ = toDevice(faceOps);
-  refluxedFaces_ = toDevice(refluxedFaces);
+  refluxFaces_ = toDevice(refluxFaces);
 }
 
 template class DeviceRefluxPlan<2>;

@@ -2,7 +2,8 @@
 // DeviceRefluxPlan<Dim>: a reflux plan uploaded to the device, arranged for one block per coarse
 // patch it corrects (refluxDevice, solvers/patch/reflux_device.hpp): the coarse patches, for each
 // of them, face and part of the face the operation that covers it, and for every patch the faces
-// refluxing corrects, which the update leaves out of the patch's eigenvalue.
+// refluxing corrects, which the update leaves out of the patch's eigenvalue, and those whose
+// fluxes it reads, the only ones the update writes to the flux register.
 // Built on the host after each adapt (the solver replaces it); the host twin is reflux, and both
 // compute a face cell with refluxFaceCell and refluxCorrection (reflux_cell.hpp).
 #include <span>
@@ -24,8 +25,9 @@ struct RefluxPlanView {
   // [coarse patch k][face 2 a + s][part]: the operation (an index into ops) covering that part of
   // the face of coarsePatches[k], or -1.
   const int* faceOps = nullptr;
-  // For every patch, bit 2 a + s set where refluxing corrects its face (a, s) (faceLayersOf).
-  const int* refluxedFaces = nullptr;
+  // For every patch, its corrected and registered faces (reflux_cell.hpp: correctedFaces,
+  // registersFace).
+  const int* refluxFaces = nullptr;
   int numCoarsePatches = 0;
 };
 
@@ -33,25 +35,29 @@ template <int Dim>
 class DeviceRefluxPlan {
 public:
   DeviceRefluxPlan() = default;
-  // The plan of patches 0 .. numPatches - 1 (every coarse patch it names among them). Throws
-  // std::invalid_argument where two operations cover one part of a face.
-  DeviceRefluxPlan(std::span<const RefluxOp<Dim>> plan, int numPatches);
+  // The plan of patches 0 .. numPatches - 1 (every coarse patch it names among them; a finer
+  // patch past them is a ghost, whose fluxes come from its rank). With registerEveryFace every
+  // face of every patch is registered: other ranks read them. Throws std::invalid_argument where
+  // two operations cover one part of a face.
+  DeviceRefluxPlan(std::span<const RefluxOp<Dim>> plan, int numPatches,
+                   bool registerEveryFace = false);
 
   RefluxPlanView<Dim> view() const {
-    return {ops_.data(), coarsePatches_.data(), faceOps_.data(), refluxedFaces_.data(),
+    return {ops_.data(), coarsePatches_.data(), faceOps_.data(), refluxFaces_.data(),
             int(coarsePatches_.size())};
   }
-  // Per patch, the faces refluxing corrects (RefluxPlanView::refluxedFaces); null for an empty
-  // plan, where none is.
-  const int* refluxedFaces() const {
-    return coarsePatches_.size() > 0 ? refluxedFaces_.data() : nullptr;
+  // Per patch, the faces refluxing corrects and those it reads from the flux register
+  // (RefluxPlanView::refluxFaces); null for an empty plan, where none is corrected and an update
+  // that keeps fluxes (for other ranks) keeps them all.
+  const int* refluxFaces() const {
+    return coarsePatches_.size() > 0 ? refluxFaces_.data() : nullptr;
   }
   int numCoarsePatches() const { return int(coarsePatches_.size()); }
   int numOps() const { return int(ops_.size()); }
 
 private:
   DeviceArray<RefluxOp<Dim>> ops_;
-  DeviceArray<int> coarsePatches_, faceOps_, refluxedFaces_;
+  DeviceArray<int> coarsePatches_, faceOps_, refluxFaces_;
 };
 
 } // namespace tessera

@@ -79,8 +79,26 @@ TESSERA_INLINE int refluxFaceCellOf(const RefluxOp<Dim>& op, CellIndex<Dim> c, i
   return f;
 }
 
+// A patch's part in refluxing, one int a patch (RefluxPlanView::refluxFaces): bit 2 a + s where
+// refluxing corrects its face (a, s) (the face's side s, 0 lower and 1 upper), and bit
+// kRegisteredFaceBit + 2 a + s where the flux register must hold that face's fluxes, which a
+// correction reads (the corrected face's own, and a finer patch's across it). An update writes
+// only those faces' fluxes: a patch's whole boundary is a sixth of what its update moves, and most
+// faces have no coarser or finer neighbour.
+inline constexpr int kRegisteredFaceBit = 8;
+// Every face registered, none corrected: where no plan says which (ranks exchange every face).
+template <int Dim>
+inline constexpr int kEveryFaceRegistered = ((1 << 2 * Dim) - 1) << kRegisteredFaceBit;
+
+TESSERA_INLINE int correctedFaces(int refluxFaces) {
+  return refluxFaces & ((1 << kRegisteredFaceBit) - 1);
+}
+TESSERA_INLINE bool registersFace(int refluxFaces, int face) {
+  return (refluxFaces >> (kRegisteredFaceBit + face)) & 1;
+}
+
 // The faces whose layer interior cell c lies in: bit 2 a + s for the lower (s = 0) and upper
-// (s = 1) face along axis a, the bits a patch's refluxed faces are named by.
+// (s = 1) face along axis a, the bits a patch's corrected faces are named by.
 template <int Dim>
 TESSERA_INLINE int faceLayersOf(CellIndex<Dim> c, int cellsPerAxis) {
   int layers = 0;

@@ -45,7 +45,8 @@ public:
     unreadOps_ = patches.unreadOps;
     unreadHalo_.reset();
     faceLinks_ = toDevice(std::vector<int>(patches.faceLinks.begin(), patches.faceLinks.end()));
-    reflux_ = DeviceRefluxPlan<kDim>(patches.reflux, numPatches_);
+    // Other ranks read every face of the register (their coarse patches, this rank's fine ones).
+    reflux_ = DeviceRefluxPlan<kDim>(patches.reflux, numPatches_, patches.distributed);
     innerCount_ = int(patches.inner.size());
     outerCount_ = int(patches.outer.size());
     if (patches.distributed) {
@@ -77,7 +78,7 @@ public:
     fusedUpdateDevice(pde_, scheme_, layout_, geometry_.data(), count, in, out, stage, patchLambda,
                       fluxRegister, listed, fallbacks_.data(),
                       faceLinks_.size() > 0 ? faceLinks_.data() : nullptr, criterion,
-                      reflux_.refluxedFaces());
+                      reflux_.refluxFaces());
   }
 
   void reflux(const double* fluxRegister, double dt, double* out, double* patchLambda) override {

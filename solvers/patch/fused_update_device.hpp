@@ -17,9 +17,10 @@ namespace tessera {
 // added to *fallbacks where it is given; with faceLinks (FaceLinks::neighbour) the linked faces'
 // halo cells are read from the neighbours, not the halo; with a criterion, the updated patches'
 // flags from q as well (UpdateCriterion: inside the first-order kernel, a pass of its own before
-// the scheme kernel); with refluxedFaces (per patch, bit 2 a + s where refluxing will correct face
-// (a, s): RefluxPlanView::refluxedFaces) the cells of those faces' layers are left out of the
-// patch's eigenvalue, which refluxDevice completes. Asynchronous.
+// the scheme kernel); with refluxFaces (per patch, the faces refluxing will correct and those whose
+// fluxes it reads: RefluxPlanView::refluxFaces) the cells of the corrected faces' layers are left
+// out of the patch's eigenvalue, which refluxDevice completes, and only the registered faces'
+// fluxes are written to the flux register (every face's without refluxFaces). Asynchronous.
 template <class PDE>
 void fusedUpdateDevice(const PDE& pde, const SpatialScheme& scheme,
                        const PatchLayout<PDE::kDim>& layout,
@@ -27,6 +28,6 @@ void fusedUpdateDevice(const PDE& pde, const SpatialScheme& scheme,
                        double* qOut, const StageWeights& stage, double* patchLambda,
                        double* fluxRegister, const int* patches, unsigned long long* fallbacks,
                        const int* faceLinks = nullptr, const UpdateCriterion* criterion = nullptr,
-                       const int* refluxedFaces = nullptr);
+                       const int* refluxFaces = nullptr);
 
 } // namespace tessera

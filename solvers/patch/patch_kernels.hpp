@@ -24,10 +24,10 @@ void fusedUpdateDevice(const PDE& pde, const SpatialScheme& scheme,
                        double* qOut, const StageWeights& stage, double* patchLambda,
                        double* fluxRegister, const int* patches, unsigned long long* fallbacks,
                        const int* faceLinks, const UpdateCriterion* criterion,
-                       const int* refluxedFaces) {
+                       const int* refluxFaces) {
   if (scheme.firstOrderRusanov() && stage.forwardEuler()) {
     rusanovUpdateDevice(pde, layout, geometry, numPatches, q, qOut, stage.dt, patchLambda,
-                        fluxRegister, patches, faceLinks, criterion, refluxedFaces);
+                        fluxRegister, patches, faceLinks, criterion, refluxFaces);
     return;
   }
   if (criterion)
@@ -35,7 +35,7 @@ void fusedUpdateDevice(const PDE& pde, const SpatialScheme& scheme,
                           faceLinks, patches);
   withSpatialScheme<PDE>(scheme, [&]<class Recon, class Flux>() {
     schemeUpdateDevice<Recon, Flux>(pde, layout, geometry, numPatches, q, qOut, stage, patchLambda,
-                                    fluxRegister, patches, fallbacks, faceLinks, refluxedFaces);
+                                    fluxRegister, patches, fallbacks, faceLinks, refluxFaces);
   });
 }
 

@@ -10,7 +10,7 @@ namespace tessera {
 // Adds to qNew what refluxing adds to each coarse cell of the plan (device pointers: one geometry
 // per patch, the flux register as FluxRegisterLayout says, qNew as the layout says) and completes
 // the corrected patches' eigenvalues: the update left the cells of the refluxed faces' layers out
-// of patchLambda (fusedUpdateDevice's refluxedFaces), and the largest eigenvalue of those cells,
+// of patchLambda (fusedUpdateDevice's refluxFaces), and the largest eigenvalue of those cells,
 // corrected, is taken into it, NaN winning. A cell two or three operations correct (along an edge
 // or at a corner of a coarse patch) gets their corrections in the order of their axes, x first,
 // so that a run repeats bit for bit; the host twin adds them in the plan's order: equal up to

@@ -28,7 +28,7 @@ __global__ void __launch_bounds__(kThreads<PDE::kDim>)
   extern __shared__ double shared[];
   const int n = layout.cellsPerAxis;
   const int patch = plan.coarsePatches[blockIdx.x];
-  const int refluxed = plan.refluxedFaces[patch];
+  const int refluxed = correctedFaces(plan.refluxFaces[patch]);
   const int* const faceOps = plan.faceOps + std::size_t(blockIdx.x) * 2 * kDim * kParts;
   const FluxRegisterLayout<kDim> registers{n, layout.numVars};
   const PatchGeometry<kDim> g = geometry[patch];

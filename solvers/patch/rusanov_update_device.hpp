@@ -18,18 +18,19 @@ namespace tessera {
 // `patches` (the others untouched). All pointers are device pointers: the state q (halos filled,
 // a halo of width >= 1, of which the kernel reads width 1) and qNew laid out as layout says, one
 // geometry and one eigenvalue per patch, and optionally a flux register (FluxRegisterLayout, one
-// block per patch) that receives the fluxes of every updated patch's boundary faces.
+// block per patch) that receives the fluxes of the updated patches' boundary faces.
 // With faceLinks (FaceLinks::neighbour, on the device) the halo cells of linked faces are read
 // from the neighbours instead and need not be filled. With a criterion, the updated patches' flags
-// from q as well (UpdateCriterion). With refluxedFaces, the eigenvalues leave out the layers of
-// the faces refluxing will correct (fusedUpdateDevice). Asynchronous.
+// from q as well (UpdateCriterion). With refluxFaces, the eigenvalues leave out the layers of
+// the faces refluxing will correct and the register gets only the faces it reads
+// (fusedUpdateDevice). Asynchronous.
 template <class PDE>
 void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                          const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
                          double* qNew, double dt, double* patchLambda,
                          double* fluxRegister = nullptr, const int* patches = nullptr,
                          const int* faceLinks = nullptr, const UpdateCriterion* criterion = nullptr,
-                         const int* refluxedFaces = nullptr);
+                         const int* refluxFaces = nullptr);
 
 // The largest eigenvalue (over all axes and interior cells) of patches 0 .. count - 1 of q, into
 // patchLambda; NaN if any cell gives NaN. Asynchronous.

@@ -182,7 +182,7 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
                       const double* __restrict__ q, double* __restrict__ qNew, double dt,
                       double* __restrict__ patchLambda, double* __restrict__ fluxRegister,
                       amr::IndicatorCriterion criterion, amr::AdaptFlag* __restrict__ flags,
-                      const int* __restrict__ refluxedFaces) {
+                      const int* __restrict__ refluxFaces) {
   using State = typename PDE::State;
   using Shape = MarchShape<PDE::kDim, N, Rows>;
   constexpr int kDim = PDE::kDim, kMarch = kDim - 1, kCells = Shape::kPlaneCells;
@@ -219,8 +219,11 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
   const PatchGeometry<kDim> g = geometry[patch];
   const double rx = dt / g.dx[0], rm = dt / g.dx[kMarch];
   const double ry = kDim == 3 ? dt / g.dx[1] : 0.0;
-  // The faces whose layers refluxing corrects, and then completes the eigenvalue of.
-  const int refluxed = refluxedFaces ? refluxedFaces[patch] : 0;
+  // The faces whose layers refluxing corrects, and then completes the eigenvalue of; the faces
+  // whose fluxes go to the register (every face where no plan says).
+  const int faces = refluxFaces ? refluxFaces[patch] : kEveryFaceRegistered<kDim>;
+  const int refluxed = correctedFaces(faces);
+  const int registered = fluxRegister && writes ? faces : 0;
 
   // This thread's ring cell, if any: its offset at plane 0, its shared cell and its axis. Upper
   // ring cells (x = N, the y row above the tile) compute the face between them and the tile.
@@ -332,7 +335,7 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
                                      completeCell(pde, partialBelow, face, faceBelow, rm,
                                                   columnNew + k * planeStride, vs, writes),
                                      refluxed, N, i, j, k - 1);
-      else if (fluxRegister && writes)
+      else if (registersFace(registered, 2 * kMarch))
         storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 0, 0, marchFace), regVar, false,
                            face, face);
       faceBelow = face;
@@ -378,7 +381,7 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
       const State xAbove = sharedState<PDE, kCells>(sgx, cell + 1);
       for (int v = 0; v < kVars; ++v)
         partialBelow[v] = s[v] - rx * (xAbove[v] - xBelow[v]);
-      if (fluxRegister && writes && (i == 0 || i == N - 1)) {
+      if ((i == 0 || i == N - 1) && registersFace(registered, i == N - 1)) {
         const int t = kDim == 3 ? j + N * k : k;
         storeRegister<PDE>(fluxRegister, reg.index(patch, 0, i == N - 1, 0, t), regVar, i == N - 1,
                            xBelow, xAbove);
@@ -387,7 +390,7 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
         const State yAbove = sharedState<PDE, kCells>(sgy, cell + kPitch);
         for (int v = 0; v < kVars; ++v)
           partialBelow[v] = partialBelow[v] - ry * (yAbove[v] - yBelow[v]);
-        if (fluxRegister && writes && (j == 0 || j == N - 1))
+        if ((j == 0 || j == N - 1) && registersFace(registered, 2 + (j == N - 1)))
           storeRegister<PDE>(fluxRegister, reg.index(patch, 1, j == N - 1, 0, i + N * k), regVar,
                              j == N - 1, yBelow, yAbove);
       }
@@ -407,7 +410,7 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
                                  completeCell(pde, partialBelow, face, faceBelow, rm,
                                               columnNew + N * planeStride, vs, writes),
                                  refluxed, N, i, j, N - 1);
-    if (fluxRegister && writes)
+    if (registersFace(registered, 2 * kMarch + 1))
       storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 1, 0, marchFace), regVar, true,
                          face, face);
   }
@@ -429,7 +432,7 @@ void launchMarch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                  const PatchGeometry<PDE::kDim>* geometry, int numPatches, const int* patches,
                  const int* faceLinks, const double* q, double* qNew, double dt,
                  double* patchLambda, double* fluxRegister, const UpdateCriterion* criterion,
-                 const int* refluxedFaces) {
+                 const int* refluxFaces) {
   using Shape = MarchShape<PDE::kDim, N, Rows>;
   const auto kernel = &fusedRusanovMarch<PDE, N, Rows, Flags>;
   const std::size_t bytes = sizeof(double) * Shape::sharedDoubles(PDE::kNumVars, Flags);
@@ -440,7 +443,7 @@ void launchMarch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
   kernel<<<blocks, Shape::kThreads, bytes>>>(
       pde, layout, geometry, numPatches, patches, faceLinks, q, qNew, dt, patchLambda, fluxRegister,
       criterion ? criterion->criterion : amr::IndicatorCriterion{},
-      criterion ? criterion->flags : nullptr, refluxedFaces);
+      criterion ? criterion->flags : nullptr, refluxFaces);
   TESSERA_GPU_CHECK_LAUNCH();
 }
 
@@ -470,7 +473,7 @@ void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                          const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
                          double* qNew, double dt, double* patchLambda, double* fluxRegister,
                          const int* patches, const int* faceLinks, const UpdateCriterion* criterion,
-                         const int* refluxedFaces) {
+                         const int* refluxFaces) {
   if (layout.halo < 1 || layout.numVars != PDE::kNumVars)
     throw std::invalid_argument("rusanovUpdateDevice: the layout needs a halo and the PDE's "
                                 "variables");
@@ -480,11 +483,11 @@ void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
     if (criterion)
       rusanov_kernels::launchMarch<PDE, N, Rows, true>(pde, layout, geometry, numPatches, patches,
                                                        faceLinks, q, qNew, dt, patchLambda,
-                                                       fluxRegister, criterion, refluxedFaces);
+                                                       fluxRegister, criterion, refluxFaces);
     else
       rusanov_kernels::launchMarch<PDE, N, Rows, false>(pde, layout, geometry, numPatches, patches,
                                                         faceLinks, q, qNew, dt, patchLambda,
-                                                        fluxRegister, nullptr, refluxedFaces);
+                                                        fluxRegister, nullptr, refluxFaces);
   });
 }
 

@@ -158,7 +158,7 @@ __global__ void __launch_bounds__(N* Rows,
                 const int* __restrict__ patches, const double* __restrict__ q,
                 double* __restrict__ qOut, StageWeights stage, double* __restrict__ patchLambda,
                 double* __restrict__ fluxRegister, unsigned long long* __restrict__ fallbacks,
-                const int* __restrict__ faceLinks, const int* __restrict__ refluxedFaces) {
+                const int* __restrict__ faceLinks, const int* __restrict__ refluxFaces) {
   using State = typename PDE::State;
   using Shape = TileShape<PDE::kDim, N, Rows, Recon::kHalo>;
   constexpr int kHalo = Recon::kHalo;
@@ -188,8 +188,11 @@ __global__ void __launch_bounds__(N* Rows,
   const PatchGeometry<kDim> g = geometry[patch];
   const double rx = stage.dt / g.dx[0], rm = stage.dt / g.dx[kMarch];
   const double ry = kDim == 3 ? stage.dt / g.dx[1] : 0.0;
-  // The faces whose layers refluxing corrects, and then completes the eigenvalue of.
-  const int refluxed = refluxedFaces ? refluxedFaces[patch] : 0;
+  // The faces whose layers refluxing corrects, and then completes the eigenvalue of; the faces
+  // whose fluxes go to the register (every face where no plan says).
+  const int faces = refluxFaces ? refluxFaces[patch] : kEveryFaceRegistered<kDim>;
+  const int refluxed = correctedFaces(faces);
+  const int registered = fluxRegister && writes ? faces : 0;
   const FluxRegisterLayout<kDim> reg{N, kVars};
   const std::size_t regVar = std::size_t(reg.faceCells());
   const int cell = (row + kRing) * kPitch + i + kHalo; // this thread's plane cell
@@ -288,7 +291,7 @@ __global__ void __launch_bounds__(N* Rows,
             lambda,
             completeCell(pde, done, stage, qOut, ownPatch + offsetOf(i, row, k - 1), vs, writes),
             refluxed, N, i, j, k - 1);
-      } else if (fluxRegister && writes) {
+      } else if (registersFace(registered, 2 * kMarch)) {
         storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 0, 0, kDim == 3 ? i + N * j : i),
                            regVar, face);
       }
@@ -353,7 +356,7 @@ __global__ void __launch_bounds__(N* Rows,
       const State xAbove = readShared<PDE>(sfx, Shape::kXFaces, row * (N + 1) + i + 1);
       for (int v = 0; v < kVars; ++v)
         partialBelow[v] = partialBelow[v] - rx * (xAbove[v] - xBelow[v]);
-      if (fluxRegister && writes && (i == 0 || i == N - 1))
+      if ((i == 0 || i == N - 1) && registersFace(registered, i == N - 1))
         storeRegister<PDE>(fluxRegister,
                            reg.index(patch, 0, i == N - 1, 0, kDim == 3 ? j + N * k : k), regVar,
                            either(i == N - 1, xAbove, xBelow));
@@ -362,7 +365,7 @@ __global__ void __launch_bounds__(N* Rows,
         const State yAbove = readShared<PDE>(sfy, Shape::kYFaces, (row + 1) * N + i);
         for (int v = 0; v < kVars; ++v)
           partialBelow[v] = partialBelow[v] - ry * (yAbove[v] - yBelow[v]);
-        if (fluxRegister && writes && (j == 0 || j == N - 1))
+        if ((j == 0 || j == N - 1) && registersFace(registered, 2 + (j == N - 1)))
           storeRegister<PDE>(fluxRegister, reg.index(patch, 1, j == N - 1, 0, i + N * k), regVar,
                              either(j == N - 1, yAbove, yBelow));
       }
@@ -384,7 +387,7 @@ __global__ void __launch_bounds__(N* Rows,
         lambda,
         completeCell(pde, done, stage, qOut, ownPatch + offsetOf(i, row, N - 1), vs, writes),
         refluxed, N, i, j, N - 1);
-    if (fluxRegister && writes)
+    if (registersFace(registered, 2 * kMarch + 1))
       storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 1, 0, kDim == 3 ? i + N * j : i),
                          regVar, face);
   }
@@ -406,7 +409,7 @@ void schemeUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                         const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
                         double* qOut, const StageWeights& stage, double* patchLambda,
                         double* fluxRegister, const int* patches, unsigned long long* fallbacks,
-                        const int* faceLinks, const int* refluxedFaces) {
+                        const int* faceLinks, const int* refluxFaces) {
   if (layout.halo < Recon::kHalo || layout.numVars != PDE::kNumVars)
     throw std::invalid_argument("schemeUpdateDevice: " + std::string(Recon::kName) +
                                 " needs a halo of " + std::to_string(Recon::kHalo) +
@@ -422,7 +425,7 @@ void schemeUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
     const int blocks = (numPatches + Shape::kPatchesPerBlock - 1) / Shape::kPatchesPerBlock;
     kernel<<<blocks, Shape::kThreads, bytes>>>(pde, layout, geometry, numPatches, patches, q, qOut,
                                                stage, patchLambda, fluxRegister, fallbacks,
-                                               faceLinks, refluxedFaces);
+                                               faceLinks, refluxFaces);
     TESSERA_GPU_CHECK_LAUNCH();
   });
 }

@@ -175,9 +175,10 @@ TEST(SolverDevice, UpdateFlagsMatchTheHostTwin3D) {
 }
 
 // The update of a grid whose patches each name a different set of faces refluxing will correct
-// (every set of the 2 Dim faces occurs): each patch's eigenvalue is the largest of the host twin's
-// updated cells outside those faces' layers, which refluxDevice then completes, and the update
-// itself is the one without the sets. First order and PLM + HLLC.
+// (every set of the 2 Dim faces occurs) and another set whose fluxes it reads: each patch's
+// eigenvalue is the largest of the host twin's updated cells outside the corrected faces' layers,
+// which refluxDevice then completes; the update itself is the one without the sets, and so are
+// the registered faces' fluxes, while the others are not written. First order and PLM + HLLC.
 template <int Dim>
 void expectEigenvaluesLeaveRefluxedLayersOut(int N, int halo, const SpatialScheme& scheme) {
   const Euler<Dim> pde;
@@ -186,9 +187,11 @@ void expectEigenvaluesLeaveRefluxedLayersOut(int N, int halo, const SpatialSchem
   const int patches = blast.grid.numPatches();
   const std::size_t size = blast.q.array().size(), count = std::size_t(patches);
   const double dt = 1e-4;
-  std::vector<int> refluxedFaces(count);
+  std::vector<int> refluxFaces(count);
   for (int p = 0; p < patches; ++p)
-    refluxedFaces[std::size_t(p)] = p % (1 << 2 * Dim);
+    refluxFaces[std::size_t(p)] = p % (1 << 2 * Dim) | (p / 3 % (1 << 2 * Dim))
+                                                           << kRegisteredFaceBit;
+  const FluxRegisterLayout<Dim> registers{N, Dim + 2};
 
   std::vector<double> hostOut(size, 0.0), hostLambda(count);
   long long fallbacks = 0;
@@ -197,24 +200,38 @@ void expectEigenvaluesLeaveRefluxedLayersOut(int N, int halo, const SpatialSchem
                   &fallbacks);
   const auto dq = toDevice(std::vector<double>(blast.q.data(), blast.q.data() + size));
   const auto dGeometry = toDevice(blast.geometry);
-  const auto dFaces = toDevice(refluxedFaces);
+  const auto dFaces = toDevice(refluxFaces);
   const auto update = [&](const int* faces) {
     auto out = toDevice(std::vector<double>(size, 0.0));
     auto lambda = toDevice(std::vector<double>(count, 0.0));
+    auto fluxes = toDevice(std::vector<double>(count * registers.patchStride(), std::nan("")));
     fusedUpdateDevice(pde, scheme, layout, dGeometry.data(), patches, dq.data(), out.data(),
-                      StageWeights{dt}, lambda.data(), nullptr, nullptr, nullptr, nullptr, nullptr,
-                      faces);
-    return std::pair{toHost(out), toHost(lambda)};
+                      StageWeights{dt}, lambda.data(), fluxes.data(), nullptr, nullptr, nullptr,
+                      nullptr, faces);
+    return std::tuple{toHost(out), toHost(lambda), toHost(fluxes)};
   };
-  const auto [out, lambda] = update(nullptr);
-  const auto [leftOut, leftLambda] = update(dFaces.data());
+  const auto [out, lambda, fluxes] = update(nullptr);
+  const auto [leftOut, leftLambda, leftFluxes] = update(dFaces.data());
   EXPECT_EQ(leftOut, out);
+  for (int p = 0; p < patches; ++p)
+    for (int face = 0; face < 2 * Dim; ++face) {
+      const bool registered = registersFace(refluxFaces[std::size_t(p)], face);
+      for (int v = 0; v < Dim + 2; ++v)
+        for (int t = 0; t < registers.faceCells(); ++t) {
+          const std::size_t at = registers.index(p, face / 2, face % 2, v, t);
+          ASSERT_FALSE(std::isnan(fluxes[at])) << "every face without a plan";
+          if (registered)
+            ASSERT_EQ(leftFluxes[at], fluxes[at]) << "patch " << p << " face " << face;
+          else
+            ASSERT_TRUE(std::isnan(leftFluxes[at])) << "patch " << p << " face " << face;
+        }
+    }
   int smaller = 0;
   for (int p = 0; p < patches; ++p) {
     double expected = 0.0;
     for (int n = 0; n < layout.interiorCells(); ++n) {
       const CellIndex<Dim> c = layout.interiorCell(n);
-      if (refluxedFaces[std::size_t(p)] & faceLayersOf(c, N))
+      if (refluxFaces[std::size_t(p)] & faceLayersOf(c, N))
         continue;
       typename Euler<Dim>::State s;
       for (int v = 0; v < Dim + 2; ++v)
