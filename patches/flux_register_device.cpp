@@ -46,7 +46,13 @@ DeviceRefluxPlan<Dim>::DeviceRefluxPlan(std::span<const RefluxOp<Dim>> plan, int
     if (op.finePatch < numPatches) // the finer patch's face across: its fluxes, averaged
       refluxFaces[std::size_t(op.finePatch)] |= 1 << (kRegisteredFaceBit + (face ^ 1));
   }
+  std::vector<int> faces;
+  for (std::size_t k = 0; k < coarse.size(); ++k)
+    for (int face = 0; face < 2 * Dim; ++face)
+      if (refluxFaces[std::size_t(coarse[k])] >> face & 1)
+        faces.push_back(int(k) * 2 * Dim + face);
   ops_ = toDevice(std::vector<RefluxOp<Dim>>(plan.begin(), plan.end()));
+  faces_ = toDevice(faces);
   coarsePatches_ = toDevice(coarse);
   faceOps_ = toDevice(faceOps);
   refluxFaces_ = toDevice(refluxFaces);

@@ -1,11 +1,11 @@
 #pragma once
 // DeviceRefluxPlan<Dim>: a reflux plan uploaded to the device, arranged for one block per coarse
-// patch it corrects (refluxDevice, solvers/patch/reflux_device.hpp): the coarse patches, for each
-// of them, face and part of the face the operation that covers it, and for every patch the faces
-// refluxing corrects, which the update leaves out of the patch's eigenvalue, and those whose
-// fluxes it reads, the only ones the update writes to the flux register.
-// Built on the host after each adapt (the solver replaces it); the host twin is reflux, and both
-// compute a face cell with refluxFaceCell and refluxCorrection (reflux_cell.hpp).
+// face it corrects (refluxDevice, solvers/patch/reflux_device.hpp): the coarse patches, for each
+// of them, face and part of the face the operation that covers it, the corrected faces, and for
+// every patch the faces refluxing corrects, which the update leaves out of the patch's eigenvalue,
+// and those whose fluxes it reads, the only ones the update writes to the flux register. Built on
+// the host after each adapt (the solver replaces it); the host twin is reflux, and both compute a
+// face cell with refluxFaceCell and refluxCorrection (reflux_cell.hpp).
 #include <span>
 
 #include "engine/device_array.hpp"
@@ -29,6 +29,9 @@ struct RefluxPlanView {
   // registersFace).
   const int* refluxFaces = nullptr;
   int numCoarsePatches = 0;
+  // The corrected faces, k * 2 Dim + f for face f of coarsePatches[k], sorted: a block each.
+  const int* faces = nullptr;
+  int numFaces = 0;
 };
 
 template <int Dim>
@@ -43,8 +46,9 @@ public:
                    bool registerEveryFace = false);
 
   RefluxPlanView<Dim> view() const {
-    return {ops_.data(), coarsePatches_.data(), faceOps_.data(), refluxFaces_.data(),
-            int(coarsePatches_.size())};
+    return {ops_.data(),         coarsePatches_.data(),      faceOps_.data(),
+            refluxFaces_.data(), int(coarsePatches_.size()), faces_.data(),
+            int(faces_.size())};
   }
   // Per patch, the faces refluxing corrects and those it reads from the flux register
   // (RefluxPlanView::refluxFaces); null for an empty plan, where none is corrected and an update
@@ -57,7 +61,7 @@ public:
 
 private:
   DeviceArray<RefluxOp<Dim>> ops_;
-  DeviceArray<int> coarsePatches_, faceOps_, refluxFaces_;
+  DeviceArray<int> coarsePatches_, faceOps_, refluxFaces_, faces_;
 };
 
 } // namespace tessera

@@ -15,6 +15,14 @@ __device__ inline double maxNaNWins(double kept, double candidate) {
   return candidate > kept || candidate != candidate ? candidate : kept;
 }
 
+// *target = maxNaNWins(*target, candidate) atomically, for eigenvalues: values >= +0 or NaN,
+// whose bit patterns, read as unsigned integers, order as the values do and put every NaN above
+// +infinity. Blocks that share a patch can fold their eigenvalues into its one in any order.
+__device__ inline void atomicMaxNaNWins(double* target, double candidate) {
+  atomicMax(reinterpret_cast<unsigned long long*>(target),
+            static_cast<unsigned long long>(__double_as_longlong(candidate)));
+}
+
 // A marching kernel's largest eigenvalue with that of its column's cell (x = i, in 3D y = j, plane
 // k along the last axis) updated to l, NaN winning; a cell in the layer of a face refluxing
 // corrects (`refluxed`, faceLayersOf's bits) is left to refluxDevice, which completes the patch's.
