@@ -3,7 +3,7 @@
 // a device run needs, built whole and split into what the kernels read and the rest (as regrids
 // did before HaloPlanner) or planned directly (HaloPlanner::unlinkedFaces), and the forest's
 // adapt where no flag changes a leaf, the case of most of a run's regrids: with nothing flagged,
-// and with the flags a criterion leaves between the blast's regrids.
+// and with the flags a criterion leaves between the blast's regrids; and the reflux plan.
 // Counters: leaves, and the plan's operations.
 #include <benchmark/benchmark.h>
 #include <cmath>
@@ -80,6 +80,21 @@ void BM_PlannedUnlinkedFaces(benchmark::State& state) {
   state.counters["operations"] = double(kept);
 }
 BENCHMARK(BM_PlannedUnlinkedFaces)->Unit(benchmark::kMillisecond);
+
+// The coarse-fine faces to reflux (amr::forestRefluxPlan), built at every regrid that changes the
+// mesh.
+void BM_RefluxPlan(benchmark::State& state) {
+  amr::Forest<3>& forest = blastForest();
+  std::size_t ops = 0;
+  for (auto _ : state) {
+    const std::vector<RefluxOp<3>> plan = amr::forestRefluxPlan(forest, kBoundary);
+    ops = plan.size();
+    benchmark::DoNotOptimize(plan.data());
+  }
+  state.counters["leaves"] = double(forest.leaves().size());
+  state.counters["operations"] = double(ops);
+}
+BENCHMARK(BM_RefluxPlan)->Unit(benchmark::kMillisecond);
 
 // No flag set: the forest's part of a regrid that keeps the mesh (p4est's coarsen, refine and
 // balance before Forest::adapt looked at the flags first).
