@@ -23,18 +23,25 @@ __device__ inline void atomicMaxNaNWins(double* target, double candidate) {
             static_cast<unsigned long long>(__double_as_longlong(candidate)));
 }
 
-// A marching kernel's largest eigenvalue with that of its column's cell (x = i, in 3D y = j, plane
-// k along the last axis) updated to l, NaN winning; a cell in the layer of a face refluxing
-// corrects (`refluxed`, faceLayersOf's bits) is left to refluxDevice, which completes the patch's.
+// The cell of a marching column: x = i, in 3D y = j, and plane k along the last axis, the one the
+// kernels march along (j is ignored in 2D).
 template <int Dim>
-__device__ inline double columnCellMax(double lambda, double l, int refluxed, int n, int i, int j,
-                                       int k) {
+__device__ inline CellIndex<Dim> columnCell(int i, int j, int k) {
   CellIndex<Dim> c{};
   c[0] = i;
   if constexpr (Dim == 3)
     c[1] = j;
   c[Dim - 1] = k;
-  return refluxed & faceLayersOf(c, n) ? lambda : maxNaNWins(lambda, l);
+  return c;
+}
+
+// A marching kernel's largest eigenvalue with that of its column's cell (i, j, k) updated to l,
+// NaN winning; a cell in the layer of a face refluxing corrects (`refluxed`, faceLayersOf's bits)
+// is left to refluxDevice, which completes the patch's.
+template <int Dim>
+__device__ inline double columnCellMax(double lambda, double l, int refluxed, int n, int i, int j,
+                                       int k) {
+  return refluxed & faceLayersOf(columnCell<Dim>(i, j, k), n) ? lambda : maxNaNWins(lambda, l);
 }
 
 // Reduces one value per thread by `larger` over aligned groups of `group` threads (a power of

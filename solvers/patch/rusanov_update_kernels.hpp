@@ -308,12 +308,7 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
         const int r = kDim == 3 ? c[1] - tile * Rows : row;
         return quantities(c[kMarch])[(r + Shape::kRingRows) * kPitch + c[0] + 1];
       };
-      CellIndex<kDim> c{};
-      c[0] = i;
-      if constexpr (kDim == 3)
-        c[1] = j;
-      c[kMarch] = k;
-      return amr::cellIndicator<kDim>(criterion, at, c);
+      return amr::cellIndicator<kDim>(criterion, at, columnCell<kDim>(i, j, k));
     };
     if constexpr (Flags)
       quantities(-1)[cell] = criterionValue(pde, criterion, below);

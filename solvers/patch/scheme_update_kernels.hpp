@@ -223,12 +223,7 @@ __global__ void __launch_bounds__(N* Rows,
     const int j = tile * Rows + row; // 3D: this column's y
     // Offset of cell (x, y, plane) of the patch that plane row r (ring included) lies in.
     const auto offsetOf = [&](int x, int r, int plane) {
-      CellIndex<kDim> c{};
-      c[0] = x;
-      if constexpr (kDim == 3)
-        c[1] = tile * Rows + r;
-      c[kMarch] = plane;
-      return layout.cellOffset(c);
+      return layout.cellOffset(columnCell<kDim>(x, tile * Rows + r, plane));
     };
     const std::size_t ownPatch = layout.varOffset(patch, 0);
     const double* const column = q + ownPatch + offsetOf(i, row, 0);
