@@ -7,12 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
-#include "engine/gpu_runtime.hpp"
-#define TESSERA_HAS_DEVICE 1
-#else
-#define TESSERA_HAS_DEVICE 0
-#endif
+#include "engine/device_runtime.hpp"
 
 namespace tessera {
 namespace {
