@@ -62,7 +62,7 @@ void BM_WeakScaling(benchmark::State& state) {
     state.SetIterationTime(seconds);
   }
   const double steps = double(state.iterations());
-  const StepTimes& after = solver.solver().times();
+  const StepTimes after = solver.solver().times();
   state.counters["ranks"] = ranks;
   state.counters["cells/rank"] = double(solver.solver().numCells());
   state.counters["cell-updates/s"] = benchmark::Counter(

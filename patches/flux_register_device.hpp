@@ -28,7 +28,6 @@ struct RefluxPlanView {
   // For every patch, its corrected and registered faces (reflux_cell.hpp: correctedFaces,
   // registersFace).
   const int* refluxFaces = nullptr;
-  int numCoarsePatches = 0;
   // The corrected faces, k * 2 Dim + f for face f of coarsePatches[k], sorted: a block each.
   const int* faces = nullptr;
   int numFaces = 0;
@@ -46,9 +45,8 @@ public:
                    bool registerEveryFace = false);
 
   RefluxPlanView<Dim> view() const {
-    return {ops_.data(),         coarsePatches_.data(),      faceOps_.data(),
-            refluxFaces_.data(), int(coarsePatches_.size()), faces_.data(),
-            int(faces_.size())};
+    return {ops_.data(),         coarsePatches_.data(), faceOps_.data(),
+            refluxFaces_.data(), faces_.data(),         int(faces_.size())};
   }
   // Per patch, the faces refluxing corrects and those it reads from the flux register
   // (RefluxPlanView::refluxFaces); null for an empty plan, where none is corrected and an update

@@ -348,11 +348,9 @@ public:
   // positivity, on this rank, since the start.
   long long firstOrderFallbacks() const { return backend_->firstOrderFallbacks(); }
   // The phases' seconds so far (on a device, once it has passed them: this waits for it).
-  const StepTimes& times() const {
+  StepTimes times() const {
     clock_.settle();
-    times_ = {clock_.seconds(kHaloPhase), clock_.seconds(kUpdatePhase),
-              clock_.seconds(kRefluxPhase)};
-    return times_;
+    return {clock_.seconds(kHaloPhase), clock_.seconds(kUpdatePhase), clock_.seconds(kRefluxPhase)};
   }
 
 private:
@@ -628,10 +626,9 @@ private:
   bool stepFlagsReady_ = false;
   double time_ = 0.0;
   long long step_ = 0;
-  // The phases' clock (slots as StepTimes orders them) and its last reading.
+  // The phases' clock, a slot for each of StepTimes' phases.
   enum { kHaloPhase, kUpdatePhase, kRefluxPhase, kPhases };
   mutable PhaseClock clock_{space_, kPhases};
-  mutable StepTimes times_;
 };
 
 } // namespace tessera
