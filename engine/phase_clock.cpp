@@ -8,12 +8,12 @@ namespace tessera {
 
 PhaseClock::Phase::Phase(PhaseClock& clock, int slot) : clock_(clock), slot_(slot) {
   if (clock_.space_ == MemorySpace::Device)
-    pending_ = clock_.begin(slot_);
+    start_ = clock_.record();
 }
 
 PhaseClock::Phase::~Phase() {
   if (clock_.space_ == MemorySpace::Device)
-    clock_.end(pending_);
+    clock_.end(start_, slot_);
   else
     clock_.seconds_[std::size_t(slot_)] += watch_.seconds();
 }
@@ -23,9 +23,9 @@ PhaseClock::~PhaseClock() {
 }
 
 PhaseClock::PhaseClock(PhaseClock&& other) noexcept
-    : space_(other.space_), seconds_(std::move(other.seconds_)),
-      pending_(std::move(other.pending_)), spare_(std::move(other.spare_)) {
-  other.pending_.clear();
+    : space_(other.space_), seconds_(std::move(other.seconds_)), ended_(std::move(other.ended_)),
+      spare_(std::move(other.spare_)) {
+  other.ended_.clear();
   other.spare_.clear();
 }
 
@@ -34,9 +34,9 @@ PhaseClock& PhaseClock::operator=(PhaseClock&& other) noexcept {
     release();
     space_ = other.space_;
     seconds_ = std::move(other.seconds_);
-    pending_ = std::move(other.pending_);
+    ended_ = std::move(other.ended_);
     spare_ = std::move(other.spare_);
-    other.pending_.clear();
+    other.ended_.clear();
     other.spare_.clear();
   }
   return *this;
@@ -44,73 +44,64 @@ PhaseClock& PhaseClock::operator=(PhaseClock&& other) noexcept {
 
 #if TESSERA_HAS_DEVICE
 
-void* PhaseClock::event() {
-  if (!spare_.empty()) {
-    void* e = spare_.back();
-    spare_.pop_back();
-    return e;
-  }
+void* PhaseClock::record() {
   gpuEvent_t e;
-  TESSERA_GPU_CHECK(gpuEventCreate(&e));
+  if (spare_.empty()) {
+    TESSERA_GPU_CHECK(gpuEventCreate(&e));
+  } else {
+    e = static_cast<gpuEvent_t>(spare_.back());
+    spare_.pop_back();
+  }
+  if (const gpuError_t status = gpuEventRecord(e, 0); status != gpuSuccess) {
+    spare_.push_back(static_cast<void*>(e));
+    TESSERA_GPU_CHECK(status);
+  }
   return static_cast<void*>(e);
 }
 
-std::size_t PhaseClock::begin(int slot) {
-  Pending p{event(), nullptr, slot};
-  TESSERA_GPU_CHECK(gpuEventRecord(static_cast<gpuEvent_t>(p.start), 0));
-  pending_.push_back(p);
-  return pending_.size() - 1;
-}
-
-void PhaseClock::end(std::size_t pending) {
-  // A destructor's call: a failed record leaves the phase without an end, which settle skips.
-  void* e = event();
-  if (gpuEventRecord(static_cast<gpuEvent_t>(e), 0) == gpuSuccess)
-    pending_[pending].end = e;
-  else
-    spare_.push_back(e);
+// A phase's destructor's call, so nothing may throw: a phase whose end cannot be recorded is not
+// counted (its start event is kept for reuse).
+void PhaseClock::end(void* start, int slot) noexcept {
+  try {
+    ended_.push_back({start, record(), slot});
+  } catch (...) {
+    spare_.push_back(start);
+  }
 }
 
 void PhaseClock::settle() {
-  if (pending_.empty())
+  if (ended_.empty())
     return;
-  if (pending_.back().end)
-    TESSERA_GPU_CHECK(gpuEventSynchronize(static_cast<gpuEvent_t>(pending_.back().end)));
-  for (Pending& p : pending_) {
-    if (p.end) {
-      float ms = 0.0f;
-      TESSERA_GPU_CHECK(gpuEventElapsedTime(&ms, static_cast<gpuEvent_t>(p.start),
-                                            static_cast<gpuEvent_t>(p.end)));
-      seconds_[std::size_t(p.slot)] += 1e-3 * double(ms);
-      spare_.push_back(p.end);
-    }
+  TESSERA_GPU_CHECK(gpuEventSynchronize(static_cast<gpuEvent_t>(ended_.back().end)));
+  for (const Ended& p : ended_) {
+    float ms = 0.0f;
+    TESSERA_GPU_CHECK(
+        gpuEventElapsedTime(&ms, static_cast<gpuEvent_t>(p.start), static_cast<gpuEvent_t>(p.end)));
+    seconds_[std::size_t(p.slot)] += 1e-3 * double(ms);
     spare_.push_back(p.start);
+    spare_.push_back(p.end);
   }
-  pending_.clear();
+  ended_.clear();
 }
 
 void PhaseClock::release() noexcept {
-  for (const Pending& p : pending_) {
+  for (const Ended& p : ended_) {
     (void)gpuEventDestroy(static_cast<gpuEvent_t>(p.start));
-    if (p.end)
-      (void)gpuEventDestroy(static_cast<gpuEvent_t>(p.end));
+    (void)gpuEventDestroy(static_cast<gpuEvent_t>(p.end));
   }
   for (void* e : spare_)
     (void)gpuEventDestroy(static_cast<gpuEvent_t>(e));
-  pending_.clear();
+  ended_.clear();
   spare_.clear();
 }
 
 #else
 
 // A build without a device back end has no device phases (PatchSolver refuses the space first).
-void* PhaseClock::event() {
+void* PhaseClock::record() {
   return nullptr;
 }
-std::size_t PhaseClock::begin(int) {
-  return 0;
-}
-void PhaseClock::end(std::size_t) {}
+void PhaseClock::end(void*, int) noexcept {}
 void PhaseClock::settle() {}
 void PhaseClock::release() noexcept {}
 

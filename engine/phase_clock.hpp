@@ -25,7 +25,8 @@ public:
   PhaseClock(const PhaseClock&) = delete;
   PhaseClock& operator=(const PhaseClock&) = delete;
 
-  // A phase of slot `slot`, from its construction to the end of its scope.
+  // A phase of slot `slot`, from its construction to the end of its scope (within the clock's
+  // lifetime, the clock not moved meanwhile).
   class Phase {
   public:
     Phase(PhaseClock& clock, int slot);
@@ -36,31 +37,30 @@ public:
   private:
     PhaseClock& clock_;
     int slot_;
-    Stopwatch watch_;         // host phases
-    std::size_t pending_ = 0; // device phases: index of its event pair
+    Stopwatch watch_;       // host phases
+    void* start_ = nullptr; // device phases: the event at its start
   };
   [[nodiscard]] Phase phase(int slot) { return Phase(*this, slot); }
 
-  // Adds the time of every phase ended so far to its slot: on a device this waits until the
-  // device has passed the last phase's end.
+  // Adds the time of every phase ended so far to its slot (one still open counts when it has
+  // ended): on a device this waits until the device has passed the last phase's end.
   void settle();
   // A slot's seconds as of the last settle (host phases: as of their end).
   double seconds(int slot) const { return seconds_[std::size_t(slot)]; }
 
 private:
-  struct Pending {
+  struct Ended {
     void* start = nullptr; // gpuEvent_t, opaque here: this header is host code
     void* end = nullptr;
     int slot = 0;
   };
-  std::size_t begin(int slot);
-  void end(std::size_t pending);
-  void* event(); // a recycled or new event
+  void* record(); // a recycled or new event, recorded on the device's stream now
+  void end(void* start, int slot) noexcept;
   void release() noexcept;
 
   MemorySpace space_;
   std::vector<double> seconds_;
-  std::vector<Pending> pending_;
+  std::vector<Ended> ended_; // phases ended since the last settle
   std::vector<void*> spare_; // events of settled phases, recorded again
 };
 
