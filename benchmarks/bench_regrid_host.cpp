@@ -3,9 +3,11 @@
 // a device run needs, built whole and split into what the kernels read and the rest (as regrids
 // did before HaloPlanner) or planned directly (HaloPlanner::unlinkedFaces), and the forest's
 // adapt where no flag changes a leaf, the case of most of a run's regrids: with nothing flagged,
-// and with the flags a criterion leaves between the blast's regrids; and the reflux plan.
-// Counters: leaves, and the plan's operations.
+// and with the flags a criterion leaves between the blast's regrids; the reflux plan; and the whole
+// host part of a regrid that changes the mesh, phase by phase. Counters: leaves, and the plan's
+// operations (or the phases' milliseconds).
 #include <benchmark/benchmark.h>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <mpi.h>
@@ -15,28 +17,37 @@
 #include "amr/forest_patches.hpp"
 #include "patches/face_links.hpp"
 #include "patches/halo_planner.hpp"
+#include "patches/remap_plan.hpp"
 
 namespace tessera {
 namespace {
 
 constexpr int kFinest = 3;
 
-// A forest shaped like the blast's: leaves within 2.5 patch widths of the sphere of radius 0.6
-// about the domain's corner refined, three times.
+// The flags of a blast whose shock is the sphere of `radius` about the domain's corner: leaves
+// within 2.5 of their widths of it refine, the others coarsen.
+std::vector<amr::AdaptFlag> shellFlags(const amr::Forest<3>& forest, double radius) {
+  std::vector<amr::AdaptFlag> flags;
+  for (const amr::Leaf<3>& leaf : forest.leaves()) {
+    const double width = 1.0 / (4 << leaf.level);
+    double r2 = 0.0;
+    for (int a = 0; a < 3; ++a)
+      r2 += std::pow((leaf.index[a] + 0.5) * width, 2);
+    flags.push_back(std::fabs(std::sqrt(r2) - radius) < 2.5 * width ? amr::AdaptFlag::Refine
+                                                                    : amr::AdaptFlag::Coarsen);
+  }
+  return flags;
+}
+
+// A forest shaped like the blast's: leaves near the sphere of radius 0.6 refined, three times.
 std::unique_ptr<amr::Forest<3>> makeBlastForest() {
   auto f = std::make_unique<amr::Forest<3>>(MPI_COMM_WORLD, Vec<int, 3>{{4, 4, 4}},
                                             Vec<bool, 3>{{false, false, false}}, 0);
   for (int round = 0; round < kFinest; ++round) {
-    std::vector<amr::AdaptFlag> flags(f->leaves().size(), amr::AdaptFlag::Keep);
-    for (std::size_t i = 0; i < flags.size(); ++i) {
-      const amr::Leaf<3>& leaf = f->leaves()[i];
-      const double width = 1.0 / (4 << leaf.level);
-      double r2 = 0.0;
-      for (int a = 0; a < 3; ++a)
-        r2 += std::pow((leaf.index[a] + 0.5) * width, 2);
-      if (std::fabs(std::sqrt(r2) - 0.6) < 2.5 * width)
-        flags[i] = amr::AdaptFlag::Refine;
-    }
+    std::vector<amr::AdaptFlag> flags = shellFlags(*f, 0.6);
+    for (amr::AdaptFlag& flag : flags)
+      if (flag == amr::AdaptFlag::Coarsen)
+        flag = amr::AdaptFlag::Keep;
     f->adapt(flags, 0, kFinest);
   }
   return f;
@@ -127,6 +138,53 @@ void BM_AdaptThatKeepsTheMesh(benchmark::State& state) {
   state.counters["leaves"] = double(forest->leaves().size());
 }
 BENCHMARK(BM_AdaptThatKeepsTheMesh)->Unit(benchmark::kMillisecond);
+
+// The host's part of a regrid that changes the mesh (AmrSolver::adapt on one rank, in its order):
+// the forest's adapt to a shell that moved by half a finest patch since the last regrid (the
+// blast's shock moves about that far between its mesh-changing regrids; here back and forth), the
+// remap plan, the leaves' geometry, the reflux plan, the halo planner and the faces it plans for
+// the kernels. Counters: each phase's milliseconds a regrid.
+void BM_RegridThatChangesTheMesh(benchmark::State& state) {
+  auto forest = makeBlastForest();
+  const Vec<double, 3> lower{{0.0, 0.0, 0.0}}, upper{{1.0, 1.0, 1.0}};
+  double radius = 0.6;
+  const double step = 0.5 / (4 << kFinest);
+  enum Phase { Forest, Remap, Geometry, Reflux, Planner, Faces, kPhases };
+  double seconds[kPhases] = {};
+  using Clock = std::chrono::steady_clock;
+  std::size_t changed = 0;
+  for (auto _ : state) {
+    radius = radius > 0.6 ? 0.6 : 0.6 + step; // back and forth: every regrid costs the same
+    const std::vector<amr::AdaptFlag> flags = shellFlags(*forest, radius); // the device's, in a run
+    auto mark = Clock::now();
+    const auto lap = [&](Phase phase) {
+      const auto now = Clock::now();
+      seconds[phase] += std::chrono::duration<double>(now - mark).count();
+      mark = now;
+    };
+    const std::vector<PatchPlacement<3>> before = amr::leafPlacements(*forest);
+    changed += forest->adapt(flags, 0, kFinest);
+    const std::vector<PatchPlacement<3>> after = amr::leafPlacements(*forest);
+    lap(Forest);
+    benchmark::DoNotOptimize(buildRemapPlan<3>(before, after).data());
+    lap(Remap);
+    benchmark::DoNotOptimize(amr::leafGeometry(*forest, kLayout, lower, upper).data());
+    lap(Geometry);
+    benchmark::DoNotOptimize(amr::forestRefluxPlan(*forest, kBoundary).data());
+    lap(Reflux);
+    const auto planner = amr::forestHaloPlanner(*forest, kLayout, kBoundary);
+    lap(Planner);
+    std::vector<int> neighbour;
+    benchmark::DoNotOptimize(planner->unlinkedFaces(neighbour).ops.data());
+    lap(Faces);
+  }
+  const char* names[kPhases] = {"forest", "remap", "geometry", "reflux", "planner", "faces"};
+  for (int p = 0; p < kPhases; ++p)
+    state.counters[names[p]] = 1e3 * seconds[p] / double(state.iterations());
+  state.counters["leaves"] = double(forest->leaves().size());
+  state.counters["changed"] = double(changed) / double(state.iterations());
+}
+BENCHMARK(BM_RegridThatChangesTheMesh)->Unit(benchmark::kMillisecond);
 
 } // namespace
 } // namespace tessera

@@ -3,10 +3,58 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/ordered_gather.hpp"
 #include "patches/placement_index.hpp"
 #include "patches/reflux_cell.hpp"
 
 namespace tessera {
+
+namespace {
+
+// Appends the reflux operations of patch p's faces across `axis`, in side order.
+template <int Dim>
+void appendRefluxFaces(const PlacementIndex<Dim>& index,
+                       std::span<const PatchPlacement<Dim>> patches,
+                       const Vec<int, Dim>& level0PatchesPerAxis,
+                       const DomainBoundary<Dim>& boundary, int p, int axis,
+                       std::vector<RefluxOp<Dim>>& plan) {
+  const int level = patches[p].level;
+  for (int side = 0; side < 2; ++side) {
+    const int patchesOnLevel = level0PatchesPerAxis[axis] << level;
+    Vec<int, Dim> across = patches[p].index;
+    across[axis] += side == 0 ? -1 : 1;
+    const bool inside = across[axis] >= 0 && across[axis] < patchesOnLevel;
+    if (!inside && boundary.kind[axis][side] != BoundaryKind::Periodic)
+      continue; // a physical face
+    across[axis] = (across[axis] + patchesOnLevel) % patchesOnLevel;
+    Vec<int, Dim> parent;
+    for (int a = 0; a < Dim; ++a)
+      parent[a] = across[a] >> 1;
+    if (index.at(level, across) >= 0 || (level > 0 && index.at(level - 1, parent) >= 0))
+      continue; // the same level or coarser across this face: nothing to correct here
+    // Finer: the children of `across` that touch this face.
+    for (int k = 0; k < (1 << Dim); ++k) {
+      RefluxOp<Dim> op;
+      Vec<int, Dim> childAt;
+      for (int a = 0; a < Dim; ++a) {
+        op.child[a] = (k >> a) & 1;
+        childAt[a] = 2 * across[a] + op.child[a];
+      }
+      if (op.child[axis] != (side == 0 ? 1 : 0))
+        continue; // not on the face
+      op.coarsePatch = p;
+      op.finePatch = index.at(level + 1, childAt);
+      op.axis = axis;
+      op.side = side;
+      if (op.finePatch < 0)
+        throw std::invalid_argument("reflux plan: patch " + std::to_string(p) +
+                                    " has a face neighbour more than one level finer");
+      plan.push_back(op);
+    }
+  }
+}
+
+} // namespace
 
 template <int Dim>
 std::vector<RefluxOp<Dim>>
@@ -14,46 +62,18 @@ buildRefluxPlan(std::span<const PatchPlacement<Dim>> patches, Vec<int, Dim> leve
                 const DomainBoundary<Dim>& boundary, int correctedPatches) {
   const PlacementIndex<Dim> index(patches);
   const int corrected = correctedPatches < 0 ? int(patches.size()) : correctedPatches;
-  std::vector<RefluxOp<Dim>> plan;
   // Axis by axis: a coarse cell corrected at two faces gets the x correction before the y one,
-  // in every mirror image alike.
-  for (int axis = 0; axis < Dim; ++axis)
-    for (int p = 0; p < corrected; ++p) {
-      const int level = patches[p].level;
-      for (int side = 0; side < 2; ++side) {
-        const int patchesOnLevel = level0PatchesPerAxis[axis] << level;
-        Vec<int, Dim> across = patches[p].index;
-        across[axis] += side == 0 ? -1 : 1;
-        const bool inside = across[axis] >= 0 && across[axis] < patchesOnLevel;
-        if (!inside && boundary.kind[axis][side] != BoundaryKind::Periodic)
-          continue; // a physical face
-        across[axis] = (across[axis] + patchesOnLevel) % patchesOnLevel;
-        Vec<int, Dim> parent;
-        for (int a = 0; a < Dim; ++a)
-          parent[a] = across[a] >> 1;
-        if (index.at(level, across) >= 0 || (level > 0 && index.at(level - 1, parent) >= 0))
-          continue; // the same level or coarser across this face: nothing to correct here
-        // Finer: the children of `across` that touch this face.
-        for (int k = 0; k < (1 << Dim); ++k) {
-          RefluxOp<Dim> op;
-          Vec<int, Dim> childAt;
-          for (int a = 0; a < Dim; ++a) {
-            op.child[a] = (k >> a) & 1;
-            childAt[a] = 2 * across[a] + op.child[a];
-          }
-          if (op.child[axis] != (side == 0 ? 1 : 0))
-            continue; // not on the face
-          op.coarsePatch = p;
-          op.finePatch = index.at(level + 1, childAt);
-          op.axis = axis;
-          op.side = side;
-          if (op.finePatch < 0)
-            throw std::invalid_argument("reflux plan: patch " + std::to_string(p) +
-                                        " has a face neighbour more than one level finer");
-          plan.push_back(op);
-        }
-      }
-    }
+  // in every mirror image alike. The patches split over the host's threads (the lookups miss the
+  // cache; the device waits).
+  std::vector<RefluxOp<Dim>> plan;
+  for (int axis = 0; axis < Dim; ++axis) {
+    const std::vector<RefluxOp<Dim>> across = gatherInOrder<RefluxOp<Dim>>(
+        corrected, [&](int begin, int end, std::vector<RefluxOp<Dim>>& ops) {
+          for (int p = begin; p < end; ++p)
+            appendRefluxFaces<Dim>(index, patches, level0PatchesPerAxis, boundary, p, axis, ops);
+        });
+    plan.insert(plan.end(), across.begin(), across.end());
+  }
   return plan;
 }
 

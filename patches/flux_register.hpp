@@ -45,6 +45,7 @@ struct RefluxOp {
   int axis = 0;
   int side = 0;
   Vec<int, Dim> child{};
+  friend bool operator==(const RefluxOp&, const RefluxOp&) = default;
 };
 
 // Every coarse-fine face of a 2:1-balanced set of patches (periodic images included) whose coarse

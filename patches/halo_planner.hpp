@@ -40,11 +40,16 @@ public:
   int filledPatches() const { return filled_; }
 
 private:
-  // The plan of the operations `keep(p, d, ops)` accepts, ops being those of patch p toward
-  // direction d, where `decided(p, d)` has not already settled that direction (it then has none);
-  // edges and corners are visited only if withEdges.
+  // The patches [begin, end) one thread plans.
+  struct PatchRange {
+    int begin, end;
+  };
+  // The plan of the operations `keep(p, d, ops, own)` accepts, ops being those of patch p toward
+  // direction d and `own` the patches of p's thread, where `decided(p, d)` has not already settled
+  // that direction (it then has none); edges and corners are visited only if withEdges; the
+  // patches are split over the host's threads if onThreads.
   template <class Decided, class Keep>
-  HaloPlan<Dim> planOf(bool withEdges, Decided&& decided, Keep&& keep) const;
+  HaloPlan<Dim> planOf(bool withEdges, bool onThreads, Decided&& decided, Keep&& keep) const;
   // Appends the operations that fill patch p's halo toward direction d (in {-1, 0, 1}^Dim).
   void appendOps(int p, const Vec<int, Dim>& d, std::vector<HaloOp<Dim>>& ops) const;
 
