@@ -115,6 +115,7 @@ void printRun(const char* scheme, const cli::RunTotals& run, const KernelRates& 
   row("regrid: partition", p.regrid.partition);
   row("regrid: plans", p.regrid.plans);
   row("regrid: remesh", p.regrid.remesh);
+  row("regrid: of these, while the device stepped", p.regrid.overlapped);
   row("dt and the rest", rest);
   row("output", run.outputSeconds);
   std::printf("| **regrid** | %.3f | **%.1f%%** |\n| **run** | %.3f | 100%% |\n", p.regrid.total(),

@@ -15,13 +15,18 @@
 // state lives, so that a device run sends only the flags to the host; or any host callable
 // (amr::RefinementCriterion), which on the device back end sees a host copy of the state.
 //
-// When: a built-in criterion flags the state that the regrid's step started from, inside that
-// step's update (the halos it reads are filled for the update, and the first-order device kernel
-// has the cells in shared memory already), so that the regrid costs no pass over the state and no
-// halo fill; with a CFL number below one a discontinuity moves less than a cell in the step, and
-// refining a flagged patch's neighbours as well (the buffer) covers it. A host callable sees the
-// state after the step, as does a regrid asked for between steps (regrid()), and the initial
-// adapts. Either way a restart repeats the run: the regrid follows its step before any checkpoint.
+// When: the mesh adapts after every regridInterval-th step. A built-in criterion flags the state
+// a step starts from, inside that step's update (the halos it reads are filled for the update, and
+// the first-order device kernel has the cells in shared memory already), so that the regrid costs
+// no pass over the state and no halo fill; a host callable sees the state after that step. With a
+// regridInterval of 2 or more the flags come from the step before the regrid's, and the host adapts
+// the forest and builds the new plans while the device takes the regrid's step: a regrid then
+// costs the run only the data's move onto the new patches. With a CFL number below one a
+// discontinuity moves less than a cell a step, and refining a flagged patch's neighbours as well
+// (the buffer, a patch wide) covers the two steps. With a regridInterval of 1 the step flags and
+// its regrid follows it, as does a regrid asked for between steps (regrid()) and the initial
+// adapts, each to the state as it is. A restart repeats the run: a checkpoint keeps the flags that
+// wait for the next step (pendingFlags).
 #include <algorithm>
 #include <filesystem>
 #include <mpi.h>
@@ -36,7 +41,10 @@
 #include "amr/neighbour_leaf.hpp"
 #include "amr/refinement_criteria.hpp"
 #include "drivers/regrid_times.hpp"
+#include "engine/device_reached.hpp"
+#include "engine/memory.hpp"
 #include "engine/mpi/rank_count.hpp"
+#include "engine/timer.hpp"
 #include "patches/placement_index.hpp"
 #include "patches/remap.hpp"
 #include "patches/remap_plan.hpp"
@@ -105,9 +113,16 @@ public:
     summarise();
   }
 
-  // This rank's patches' state (one per leaf), the time and the step count of a checkpoint.
-  void restore(const PatchStore<kDim>& state, double time, long long step) {
+  // This rank's patches' state (one per leaf), the time and the step count of a checkpoint, and
+  // the flags that waited there for the next step's regrid (pendingFlags), if any.
+  void restore(const PatchStore<kDim>& state, double time, long long step,
+               std::optional<std::vector<amr::AdaptFlag>> pending = std::nullopt) {
+    if (pending && pending->size() != forest_.leaves().size())
+      throw std::invalid_argument("AmrSolver::restore: " + std::to_string(pending->size()) +
+                                  " regrid flags for " + std::to_string(forest_.leaves().size()) +
+                                  " patches");
     solver_.restore(state, time, step);
+    pendingFlags_ = std::move(pending);
   }
 
   // Sets the initial data and adapts the mesh to it, repeatedly, until the mesh settles (at
@@ -116,6 +131,7 @@ public:
   // energy over the cells of the mesh it gets, on every rank: SedovBlast::placeOn).
   template <class MakeInitial>
   void initialise(MakeInitial&& makeInitial) {
+    pendingFlags_.reset();
     for (int round = 0; round <= settings_.maxLevel - settings_.minLevel; ++round) {
       solver_.initialise(makeInitial(layout_, solver_.geometry()));
       if (!adapt(FlagsFrom::CurrentState))
@@ -126,24 +142,25 @@ public:
 
   // One step; every regridInterval steps the mesh adapts afterwards.
   void advance(double dt) {
-    const bool regrids = flagIfNextStepRegrids();
-    solver_.advance(dt);
-    if (regrids)
-      adapt(FlagsFrom::Step);
+    step([&] { solver_.advance(dt); });
   }
   void advanceTo(double time) {
-    const bool regrids = flagIfNextStepRegrids();
-    solver_.advanceTo(time);
-    if (regrids)
-      adapt(FlagsFrom::Step);
+    step([&] { solver_.advanceTo(time); });
   }
 
   double stableDt() { return solver_.stableDt(); }
   double time() const { return solver_.time(); }
 
-  // Adapts the mesh to the current data and moves the data onto it. Returns whether the mesh
-  // changed.
-  bool regrid() { return adapt(FlagsFrom::CurrentState); }
+  // Adapts the mesh to the current data and moves the data onto it (flags waiting for the next
+  // step's regrid are dropped: they were the old mesh's). Returns whether the mesh changed.
+  bool regrid() {
+    pendingFlags_.reset();
+    return adapt(FlagsFrom::CurrentState);
+  }
+
+  // The flags (one per leaf of this rank) that the next step's regrid adapts the mesh to, taken
+  // by the step before; none between other steps. A checkpoint keeps them.
+  const std::optional<std::vector<amr::AdaptFlag>>& pendingFlags() const { return pendingFlags_; }
 
   const amr::Forest<kDim>& forest() const { return forest_; }
   MPI_Comm comm() const { return forest_.comm(); }
@@ -167,7 +184,7 @@ private:
     GhostPatches ghosts;
   };
 
-  // Collective (the ghosts' plans are).
+  // Collective (the ghosts' plans are). HaloPlanSource: the solver's constructor plans its halos.
   ForestPlans plansOnForest() const {
     ForestPlans plans;
     plans.geometry = amr::leafGeometry(forest_, layout_, lower_, upper_);
@@ -218,20 +235,65 @@ private:
     return periodic;
   }
 
-  // Whether the next step ends with a regrid; if so, a built-in criterion is evaluated by the
-  // step on the state it starts from.
-  bool flagIfNextStepRegrids() {
-    const bool regrids =
-        settings_.regridInterval > 0 && (solver_.step() + 1) % settings_.regridInterval == 0;
-    if (const auto* builtIn = std::get_if<amr::IndicatorCriterion>(&criterion_); regrids && builtIn)
-      solver_.flagNextStep(*builtIn);
-    return regrids;
+  // Regrids take the flags a step before they adapt, and the host's part of the adapt runs while
+  // the device takes the regrid's step; with a regrid after every step there is no step between.
+  bool overlapsRegrids() const { return settings_.regridInterval >= 2; }
+
+  // One step taken by takeStep(), with the regrids around it: the mesh adapts after every
+  // regridInterval-th step, to flags taken during it (regridInterval 1) or during the one before.
+  template <class TakeStep>
+  void step(TakeStep&& takeStep) {
+    const int interval = settings_.regridInterval;
+    const long long adaptsAfter = solver_.step() + (overlapsRegrids() ? 2 : 1);
+    const bool flags = interval > 0 && adaptsAfter % interval == 0;
+    const auto* builtIn = std::get_if<amr::IndicatorCriterion>(&criterion_);
+    if (flags && builtIn)
+      solver_.flagNextStep(*builtIn); // on the state the step starts from, in its update
+    takeStep(); // on a device, launched: it runs while the host does what follows
+    if (pendingFlags_) {
+      std::vector<amr::AdaptFlag> pending = std::move(*pendingFlags_);
+      pendingFlags_.reset();
+      std::optional<DeviceReached> stepDone; // on the host back end the step is done
+      if (solver_.space() == MemorySpace::Device)
+        stepDone.emplace();
+      const auto start = DeviceReached::Clock::now();
+      std::optional<PreparedAdapt> prepared = prepareAdapt(std::move(pending));
+      const auto end = DeviceReached::Clock::now();
+      // The rest of the step is the step's (its clock times it); what the host did while it ran
+      // cost the run nothing.
+      waitForDevice();
+      if (stepDone)
+        regridTimes_.overlapped += secondsBeside(*stepDone, start, end);
+      if (prepared)
+        moveOntoNewPatches(std::move(*prepared));
+    }
+    if (!flags)
+      return;
+    if (overlapsRegrids()) {
+      waitForDevice(); // the step's, as in adapt()
+      ScopedTimer t(regridTimes_.flags);
+      pendingFlags_ = flagsOfThisMesh(FlagsFrom::Step);
+    } else {
+      adapt(FlagsFrom::Step);
+    }
   }
 
-  // Where an adapt's flags come from: the step just taken (flagIfNextStepRegrids; a host callable
-  // has none there), or the current state.
+  // Where an adapt's flags come from: the step just taken (a host callable has none there, and
+  // sees the state after it), or the current state.
   enum class FlagsFrom { Step, CurrentState };
 
+  std::vector<amr::AdaptFlag> flagsOfThisMesh(FlagsFrom from) {
+    if (from == FlagsFrom::Step)
+      if (std::optional<std::vector<amr::AdaptFlag>> ofStep = solver_.takeStepFlags())
+        return std::move(*ofStep);
+    // A built-in criterion reads what the kernels read; a user's looks at any halo cell.
+    solver_.fillCurrentHalos(std::holds_alternative<amr::IndicatorCriterion>(criterion_)
+                                 ? HaloCells::ReadByKernels
+                                 : HaloCells::All);
+    return refinementFlags();
+  }
+
+  // Adapts the mesh to flags of the state as it is now, all at once.
   bool adapt(FlagsFrom from) {
     // The last step's phases may still run on the device (their clock times them there): the
     // regrid's timers start after them, or its first phase would hold the step's tail.
@@ -239,19 +301,26 @@ private:
     std::vector<amr::AdaptFlag> flags;
     {
       ScopedTimer t(regridTimes_.flags);
-      std::optional<std::vector<amr::AdaptFlag>> ofStep;
-      if (from == FlagsFrom::Step)
-        ofStep = solver_.takeStepFlags();
-      if (ofStep) {
-        flags = std::move(*ofStep);
-      } else {
-        // A built-in criterion reads what the kernels read; a user's looks at any halo cell.
-        solver_.fillCurrentHalos(std::holds_alternative<amr::IndicatorCriterion>(criterion_)
-                                     ? HaloCells::ReadByKernels
-                                     : HaloCells::All);
-        flags = refinementFlags();
-      }
+      flags = flagsOfThisMesh(from);
     }
+    std::optional<PreparedAdapt> prepared = prepareAdapt(std::move(flags));
+    if (!prepared)
+      return false;
+    moveOntoNewPatches(std::move(*prepared));
+    return true;
+  }
+
+  // An adapt's host part, which needs nothing of the state: the forest adapted to the flags, the
+  // remap plan, and (on one rank) the new patches' plans. Collective.
+  struct PreparedAdapt {
+    std::vector<RemapOp<kDim>> remap;
+    // One rank: built here; several: after the partition, which moves the leaves.
+    std::optional<ForestPlans> plans;
+    std::unique_ptr<typename PatchSolver<PDE>::HaloParts> halo;
+  };
+
+  // Nothing where the mesh stays as it is.
+  std::optional<PreparedAdapt> prepareAdapt(std::vector<amr::AdaptFlag> flags) {
     std::vector<PatchPlacement<kDim>> before, after;
     int changed = 0;
     {
@@ -267,31 +336,48 @@ private:
         MPI_Allreduce(MPI_IN_PLACE, &changed, 1, MPI_INT, MPI_LOR, comm());
     }
     if (!changed)
-      return false;
+      return std::nullopt;
+    ScopedTimer t(regridTimes_.plans);
+    PreparedAdapt prepared;
+    prepared.remap = buildRemapPlan<kDim>(before, after);
+    if (ranks_ == 1)
+      prepared.plans = plansWithHalos(prepared.halo);
+    return prepared;
+  }
+
+  // An adapt's data part: the state remapped onto the new patches (and partitioned), the solver
+  // moved onto them.
+  void moveOntoNewPatches(PreparedAdapt prepared) {
     std::optional<PatchStore<kDim>> state;
     {
       ScopedTimer t(regridTimes_.remap);
       // Prolongation's slopes read the parents' face halos (a user's criterion filled them all).
       solver_.fillCurrentHalos(HaloCells::ReadByKernels);
-      // On a device the remap runs while the host builds the plans below: the timer holds its
-      // launch, and the remesh's wait whatever of it is left.
-      state.emplace(solver_.remapped(buildRemapPlan<kDim>(before, after)));
+      // On a device the remap runs while the host goes on: the timer holds its launch, and the
+      // remesh's wait whatever of it is left.
+      state.emplace(solver_.remapped(prepared.remap));
     }
     if (ranks_ > 1) {
-      ScopedTimer t(regridTimes_.partition);
-      state.emplace(partition(*state));
-    }
-    ForestPlans plans;
-    {
+      {
+        ScopedTimer t(regridTimes_.partition);
+        state.emplace(partition(*state));
+      }
       ScopedTimer t(regridTimes_.plans);
-      plans = plansOnForest();
+      prepared.plans = plansWithHalos(prepared.halo);
     }
     ScopedTimer t(regridTimes_.remesh);
-    solver_.remesh(std::move(plans.geometry), std::move(plans.halo), std::move(plans.reflux),
+    ForestPlans& plans = *prepared.plans;
+    solver_.remesh(std::move(plans.geometry), std::move(prepared.halo), std::move(plans.reflux),
                    std::move(plans.ghosts), std::move(*state));
     waitForDevice(); // so that the timer holds the uploads, not the next step's halo fill
     summarise();
-    return true;
+  }
+
+  // The plans of the forest's leaves, with the halo plans as the solver reads them in `halo`.
+  ForestPlans plansWithHalos(std::unique_ptr<typename PatchSolver<PDE>::HaloParts>& halo) const {
+    ForestPlans plans = plansOnForest();
+    halo = solver_.planHalos(std::move(plans.halo), int(plans.geometry.size()), plans.ghosts.count);
+    return plans;
   }
 
   // Moves leaves between the ranks so that each holds as many patches as families allow, and
@@ -368,6 +454,7 @@ private:
   long long firstGlobalPatch_ = 0;
   int finestLevel_ = 0;
   RegridTimes regridTimes_;
+  std::optional<std::vector<amr::AdaptFlag>> pendingFlags_;
 };
 
 } // namespace tessera

@@ -164,7 +164,8 @@ void RunLog::finish(long long steps, double time, const PhaseSeconds& phases,
        number(regrid.total()) + ",\"regrid_phase_seconds\":{\"flags\":" + number(regrid.flags) +
        ",\"forest\":" + number(regrid.forest) + ",\"remap\":" + number(regrid.remap) +
        ",\"partition\":" + number(regrid.partition) + ",\"plans\":" + number(regrid.plans) +
-       ",\"remesh\":" + number(regrid.remesh) + "},\"output_seconds\":" + number(outputSeconds_) +
+       ",\"remesh\":" + number(regrid.remesh) + ",\"overlapped\":" + number(regrid.overlapped) +
+       "},\"output_seconds\":" + number(outputSeconds_) +
        ",\"cell_updates_per_second\":" + number(cellUpdatesPerSecond()) +
        ",\"first_order_fallbacks\":" + std::to_string(firstOrderFallbacks) + "}");
   if (!progress_.quiet && unprinted_)
@@ -180,10 +181,12 @@ void RunLog::finish(long long steps, double time, const PhaseSeconds& phases,
                 duration(phases.halo).c_str(), duration(phases.update).c_str(),
                 duration(phases.reflux).c_str(), duration(regrid.total()).c_str());
   if (regrid.total() > 0)
-    std::printf("  %-16s flags %s, forest %s, remap %s, partition %s, plans %s, remesh %s\n",
+    std::printf("  %-16s flags %s, forest %s, remap %s, partition %s, plans %s, remesh %s; "
+                "%s of it while the device stepped\n",
                 "regrid split", duration(regrid.flags).c_str(), duration(regrid.forest).c_str(),
                 duration(regrid.remap).c_str(), duration(regrid.partition).c_str(),
-                duration(regrid.plans).c_str(), duration(regrid.remesh).c_str());
+                duration(regrid.plans).c_str(), duration(regrid.remesh).c_str(),
+                duration(regrid.overlapped).c_str());
   if (firstOrderFallbacks > 0)
     std::printf("  %-16s %lld cell reconstructions (per axis and stage) fell back to first "
                 "order\n",

@@ -120,7 +120,9 @@ public:
         scheme_(scheme) {
     checkScheme();
     backend_ = makeBackend();
-    setPatches(std::move(geometry), std::move(plan), std::move(refluxPlan), std::move(ghosts));
+    const int owned = int(geometry.size());
+    std::unique_ptr<HaloParts> halo = planHalos(std::move(plan), owned, ghosts.count);
+    setPatches(std::move(geometry), std::move(halo), std::move(refluxPlan), std::move(ghosts));
     current_ = PatchStore<kDim>(layout_, storedPatches(), space_);
   }
 
@@ -158,17 +160,62 @@ public:
     return fresh;
   }
 
-  // Replaces the patches (after an adapt or a partition): new geometry, plans and ghosts, and the
-  // owned patches' state (one patch per geometry entry, in any memory space). Time, step count
-  // and timers carry on. A state where the steps run, with room for the ghost patches (none on
-  // one rank), becomes the current state as it is: no copy.
-  void remesh(std::vector<PatchGeometry<kDim>> geometry, HaloPlanSource<kDim> plan,
+  // The owned patches by what their halos read: the inner ones only owned patches, the outer ones
+  // ghost patches too; and the halo plan's operations split alike. Without ghosts every patch is
+  // inner and the inner operations are the whole plan. Where the back end reads face links, the
+  // linked faces' operations leave both parts for `links`.
+  struct HaloParts {
+    std::vector<int> inner, outer;
+    HaloPlan<kDim> innerOps, outerOps;
+    FaceLinks<kDim> links;
+    // The planner, where it has not yet built links.unreadOps.
+    std::shared_ptr<const HaloPlanner<kDim>> unreadPlanner;
+
+    const HaloPlan<kDim>& unreadOps() {
+      if (unreadPlanner) {
+        links.unreadOps = unreadPlanner->unread();
+        unreadPlanner.reset();
+      }
+      return links.unreadOps;
+    }
+  };
+
+  // The halo plans of `owned` patches and `ghostCount` ghost patches as this solver's back end
+  // reads them, built from `plan`: host work, which a regrid does while the device steps; remesh()
+  // takes them.
+  std::unique_ptr<HaloParts> planHalos(HaloPlanSource<kDim> plan, int owned, int ghostCount) const {
+    const auto* planner = std::get_if<std::shared_ptr<const HaloPlanner<kDim>>>(&plan);
+    if (planner && backend_->readsFaceLinks() && ghostCount == 0) {
+      // Only the faces the kernels read from the halo are planned now; the rest when asked for.
+      auto parts = std::make_unique<HaloParts>();
+      for (int p = 0; p < owned; ++p)
+        parts->inner.push_back(p);
+      parts->innerOps = (*planner)->unlinkedFaces(parts->links.neighbour);
+      parts->outerOps.inflowStates = parts->innerOps.inflowStates;
+      parts->unreadPlanner = *planner;
+      return parts;
+    }
+    auto parts = std::make_unique<HaloParts>(splitByGhostReads(
+        planner ? (*planner)->whole() : std::get<HaloPlan<kDim>>(std::move(plan)), owned));
+    if (backend_->readsFaceLinks()) {
+      parts->links = unlinkedFaces<kDim>(owned);
+      linkSameLevelFaces(parts->innerOps, layout_, parts->links);
+      linkSameLevelFaces(parts->outerOps, layout_, parts->links);
+    }
+    return parts;
+  }
+
+  // Replaces the patches (after an adapt or a partition): new geometry, halo plans (planHalos)
+  // and ghosts, and the owned patches' state (one patch per geometry entry, in any memory space).
+  // Time, step count and timers carry on. A state where the steps run, with room for the ghost
+  // patches (none on one rank), becomes the current state as it is: no copy.
+  void remesh(std::vector<PatchGeometry<kDim>> geometry, std::unique_ptr<HaloParts> halo,
               std::vector<RefluxOp<kDim>> refluxPlan, GhostPatches ghosts, PatchStore<kDim> state) {
     if (state.numPatches() != int(geometry.size()))
       throw std::invalid_argument("PatchSolver::remesh: " + std::to_string(state.numPatches()) +
                                   " patches of state for " + std::to_string(geometry.size()) +
                                   " patches");
-    setPatches(std::move(geometry), std::move(plan), std::move(refluxPlan), std::move(ghosts));
+    setPatches(std::move(geometry), std::move(halo), std::move(refluxPlan), std::move(ghosts));
     if (state.space() == space_ && state.numPatches() == storedPatches()) {
       current_ = std::move(state);
     } else {
@@ -366,26 +413,6 @@ private:
     return std::make_unique<HostPatchBackend<PDE>>(pde_, layout_, parity_, scheme_.spatial);
   }
 
-  // The owned patches by what their halos read: the inner ones only owned patches, the outer ones
-  // ghost patches too; and the halo plan's operations split alike. Without ghosts every patch is
-  // inner and the inner operations are the whole plan. Where the back end reads face links, the
-  // linked faces' operations leave both parts for `links`.
-  struct HaloParts {
-    std::vector<int> inner, outer;
-    HaloPlan<kDim> innerOps, outerOps;
-    FaceLinks<kDim> links;
-    // The planner, where it has not yet built links.unreadOps.
-    std::shared_ptr<const HaloPlanner<kDim>> unreadPlanner;
-
-    const HaloPlan<kDim>& unreadOps() {
-      if (unreadPlanner) {
-        links.unreadOps = unreadPlanner->unread();
-        unreadPlanner.reset();
-      }
-      return links.unreadOps;
-    }
-  };
-
   static HaloParts splitByGhostReads(HaloPlan<kDim> plan, int owned) {
     HaloParts parts;
     std::vector<char> outer(std::size_t(owned), 0);
@@ -516,27 +543,10 @@ private:
   }
 
   // Everything that follows from the patches, except the current state (its caller's).
-  void setPatches(std::vector<PatchGeometry<kDim>> geometry, HaloPlanSource<kDim> plan,
+  void setPatches(std::vector<PatchGeometry<kDim>> geometry, std::unique_ptr<HaloParts> halo,
                   std::vector<RefluxOp<kDim>> refluxPlan, GhostPatches ghosts) {
     geometry_ = std::move(geometry);
-    const auto* planner = std::get_if<std::shared_ptr<const HaloPlanner<kDim>>>(&plan);
-    if (planner && backend_->readsFaceLinks() && ghosts.count == 0) {
-      // Only the faces the kernels read from the halo are planned now; the rest when asked for.
-      halo_ = std::make_unique<HaloParts>();
-      for (int p = 0; p < numPatches(); ++p)
-        halo_->inner.push_back(p);
-      halo_->innerOps = (*planner)->unlinkedFaces(halo_->links.neighbour);
-      halo_->outerOps.inflowStates = halo_->innerOps.inflowStates;
-      halo_->unreadPlanner = *planner;
-    } else {
-      halo_ = std::make_unique<HaloParts>(splitByGhostReads(
-          planner ? (*planner)->whole() : std::get<HaloPlan<kDim>>(std::move(plan)), numPatches()));
-      if (backend_->readsFaceLinks()) {
-        halo_->links = unlinkedFaces<kDim>(numPatches());
-        linkSameLevelFaces(halo_->innerOps, layout_, halo_->links);
-        linkSameLevelFaces(halo_->outerOps, layout_, halo_->links);
-      }
-    }
+    halo_ = std::move(halo);
     refluxPlan_ = std::move(refluxPlan);
     ghosts_ = std::move(ghosts);
     nextStepCriterion_.reset();

@@ -73,10 +73,11 @@ TEST(AmrSolver, RegridAloneChangesNoTotal) {
     EXPECT_LE(std::fabs(after[v] - before[v]), 1e-13 * std::fabs(before[v])) << "variable " << v;
 }
 
-// A built-in criterion flags the state that a regrid's step started from (PatchSolver::
-// flagNextStep): the adapt after step 61 leaves the mesh that a regrid asked for before that step
-// leaves, and a mesh the pulse has moved off.
-TEST(AmrSolver, ABuiltInCriterionFlagsTheStateItsRegridsStepStartedFrom) {
+// With a regrid every 61 steps, a built-in criterion flags the state the step before the regrid's
+// starts from (PatchSolver::flagNextStep, in the 60th step's update), and the forest adapts while
+// the 61st step runs: after 61 steps the mesh is the one a regrid asked for after 59 steps leaves,
+// none before, and no flags wait after it.
+TEST(AmrSolver, ARegridAdaptsToFlagsOfTheStepBeforeIt) {
   const auto solverWith = [](int regridInterval) {
     AmrSettings settings;
     settings.minLevel = 0;
@@ -89,20 +90,25 @@ TEST(AmrSolver, ABuiltInCriterionFlagsTheStateItsRegridsStepStartedFrom) {
         amr::IndicatorCriterion{amr::Indicator::Threshold, Euler<2>::kDensity, false, 1.15, 1.05},
         0.4);
   };
-  auto atTheStep = solverWith(61), before = solverWith(0);
+  auto every61 = solverWith(61), before = solverWith(0);
   const EulerPulse<2> ic = movingPulse<2>();
-  atTheStep.initialise([&](const auto&, const auto&) { return ic; });
-  before.initialise([&](const auto&, const auto&) { return ic; });
+  for (auto* amr : {&every61, &before})
+    amr->initialise([&](const auto&, const auto&) { return ic; });
   const auto initialLeaves = before.forest().leaves();
-  for (int s = 0; s < 60; ++s) {
+  for (int s = 0; s < 59; ++s) {
     const double dt = before.stableDt();
-    atTheStep.advance(dt);
+    every61.advance(dt);
     before.advance(dt);
   }
-  ASSERT_EQ(atTheStep.forest().leaves(), initialLeaves) << "no regrid before step 61";
   ASSERT_TRUE(before.regrid()) << "the pulse must have moved off its mesh";
-  atTheStep.advance(atTheStep.stableDt());
-  EXPECT_EQ(atTheStep.forest().leaves(), before.forest().leaves());
+  EXPECT_FALSE(every61.pendingFlags());
+  every61.advance(every61.stableDt());
+  ASSERT_TRUE(every61.pendingFlags()) << "the 60th step takes the flags";
+  EXPECT_EQ(every61.pendingFlags()->size(), initialLeaves.size());
+  EXPECT_EQ(every61.forest().leaves(), initialLeaves) << "no regrid before step 61";
+  every61.advance(every61.stableDt());
+  EXPECT_EQ(every61.forest().leaves(), before.forest().leaves());
+  EXPECT_FALSE(every61.pendingFlags());
 }
 
 } // namespace

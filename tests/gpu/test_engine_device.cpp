@@ -1,11 +1,14 @@
 // Device twins of the engine's host loops and reductions, compared with the host versions.
 // Skipped where no device is visible. Plain C++: the kernels are in engine_device_twins.cu.
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <gtest/gtest.h>
 #include <random>
 #include <vector>
 
 #include "engine/device_array.hpp"
+#include "engine/device_reached.hpp"
 #include "engine/gpu_runtime.hpp"
 #include "engine/phase_clock.hpp"
 #include "engine/reduce.hpp"
@@ -81,6 +84,49 @@ TEST_F(EngineDevice, PhaseClockTimesDevicePhasesByEvents) {
   }
   moved.settle();
   EXPECT_GT(moved.seconds(0), before);
+}
+
+// The host clock's reading when the device reaches a point of its work: host work shorter than
+// the device work queued before it ran beside all of it; longer host work ran beside the device
+// work's time only (that time measured on the host with a wait).
+TEST_F(EngineDevice, DeviceReachedReadsWhenTheDeviceGotThere) {
+  const int patches = 4000, cells = 18 * 18 * 18;
+  DeviceArray<double> data(std::size_t(patches) * cells, MemorySpace::Device);
+  test::fillWithDeviceLoop(data.data(), patches, cells); // loads the module
+  synchronizeDevice();
+  // Enough fills for 5 ms of device work.
+  Stopwatch wall;
+  test::fillWithDeviceLoop(data.data(), patches, cells);
+  synchronizeDevice();
+  const int fills = std::max(20, int(std::ceil(5e-3 / wall.seconds())));
+  wall.restart();
+  for (int i = 0; i < fills; ++i)
+    test::fillWithDeviceLoop(data.data(), patches, cells);
+  synchronizeDevice();
+  const double deviceWork = wall.seconds();
+
+  const auto busyHost = [](double seconds) {
+    const auto start = DeviceReached::Clock::now();
+    while (std::chrono::duration<double>(DeviceReached::Clock::now() - start).count() < seconds) {
+    }
+  };
+  for (const double hostShare : {0.25, 4.0}) {
+    for (int i = 0; i < fills; ++i)
+      test::fillWithDeviceLoop(data.data(), patches, cells);
+    const DeviceReached done;
+    const auto start = DeviceReached::Clock::now();
+    busyHost(hostShare * deviceWork);
+    const auto end = DeviceReached::Clock::now();
+    synchronizeDevice();
+    const double beside = secondsBeside(done, start, end);
+    const double host = std::chrono::duration<double>(end - start).count();
+    if (hostShare < 1.0) {
+      EXPECT_EQ(beside, host) << "the device was busy all along";
+    } else {
+      EXPECT_GT(beside, 0.5 * deviceWork) << fills << " fills";
+      EXPECT_LT(beside, 1.5 * deviceWork + 1e-3) << fills << " fills";
+    }
+  }
 }
 
 TEST_F(EngineDevice, ReductionsMatchTheHostTwin) {

@@ -1,9 +1,12 @@
 // Checkpoint and restart of the tessera program, end to end: a run continued from a checkpoint
 // ends bitwise where the uninterrupted run ends (state, mesh, output files and the .pvd series),
-// also from a checkpoint written right after a regrid, on the host; on another rank count to
+// from a checkpoint written right after a regrid and from one written between a regrid's flags
+// and its adapt, on the host; on another rank count to
 // 1e-13; SIGTERM and run.wall_limit stop a run with a complete checkpoint, one message, their exit
 // codes and no temporary file; a damaged checkpoint or another case's is refused, naming the file
 // and what is wrong, and nothing is overwritten.
+#include <map>
+#include <regex>
 #include <string>
 
 #include "tests/support/tessera_run_harness.hpp"
@@ -25,44 +28,80 @@ protected:
            "[initial]\ntype = \"sedov\"\n[time]\nend_time = 0.04\n"
            "[output]\ninterval = 0.01\nprogress_every = 0\n";
   }
+
+  // The patch count after each step, from the progress lines ("step 40 ... patches 112 ...").
+  static std::map<long long, long long> patchesByStep(const std::string& output) {
+    std::map<long long, long long> patches;
+    const std::regex line(R"(step +(\d+) .* patches (\d+) )");
+    for (auto it = std::sregex_iterator(output.begin(), output.end(), line);
+         it != std::sregex_iterator(); ++it)
+      patches[std::stoll((*it)[1])] = std::stoll((*it)[2]);
+    return patches;
+  }
+
+  // The uninterrupted run, then one restarted from the checkpoint written after step `at`: the
+  // final state, the mesh and every output file are bitwise the same.
+  void expectContinuesBitwiseFrom(int at, bool flagsPending) {
+    const Result whole = run("whole", "--set output.progress_every=1");
+    ASSERT_EQ(whole.exitCode, 0) << whole.output;
+    const std::string every = std::to_string(at);
+    const Result first =
+        run("part", "--set checkpoint.every_steps=" + every + " --set checkpoint.keep=100");
+    ASSERT_EQ(first.exitCode, 0) << first.output;
+    const fs::path end = lastCheckpoint("whole");
+    const fs::path from = checkpointOf("part", at);
+    ASSERT_TRUE(fs::exists(from / "checkpoint.toml"));
+    EXPECT_EQ(fs::exists(from / "regrid_flags.bin"), flagsPending);
+    EXPECT_EQ(fileText(from / "checkpoint.toml").find("regrid_flags.bin") != std::string::npos,
+              flagsPending);
+    // The second part must write the end again: remove what the first part wrote after `at`.
+    for (const auto& entry : fs::directory_iterator(dir_ / "part" / "checkpoints"))
+      if (entry.path() != from)
+        fs::remove_all(entry.path());
+    const Result second = run("part", "--restart part/checkpoints/" + from.filename().string() +
+                                          " --set output.progress_every=1");
+    ASSERT_EQ(second.exitCode, 0) << second.output;
+    EXPECT_NE(second.output.find("continuing from"), std::string::npos) << second.output;
+    // Step by step the same mesh (a regrid ahead of the blast can change no value: the patch
+    // counts show it).
+    const std::map<long long, long long> patches = patchesByStep(second.output);
+    ASSERT_FALSE(patches.empty()) << second.output;
+    EXPECT_EQ(patches.begin()->first, at + 1);
+    const std::map<long long, long long> wholePatches = patchesByStep(whole.output);
+    for (const auto& [step, count] : patches)
+      EXPECT_EQ(count, wholePatches.at(step)) << "patches after step " << step;
+
+    const fs::path partEnd = dir_ / "part" / "checkpoints" / end.filename();
+    ASSERT_TRUE(fs::exists(partEnd)) << "the continued run ends at the same step";
+    EXPECT_EQ(fileText(end / "state.bin"), fileText(partEnd / "state.bin"));
+    EXPECT_EQ(fileText(end / "forest.p4est"), fileText(partEnd / "forest.p4est"));
+    expectSameOutput("whole", "part", 6);
+  }
 };
 
-// The uninterrupted run, then one restarted from a checkpoint written after step 48, a regrid
-// step (48 = 12 x 4): the final state, the mesh and every output file are bitwise the same.
+// From a checkpoint written after step 40, whose regrid changed the mesh (88 -> 112 patches).
 TEST_F(CheckpointRestart, ContinuesBitwiseFromACheckpointAfterARegrid) {
-  const Result whole = run("whole", "");
-  ASSERT_EQ(whole.exitCode, 0) << whole.output;
-  const Result first = run("part", "--set checkpoint.every_steps=48 --set checkpoint.keep=100");
-  ASSERT_EQ(first.exitCode, 0) << first.output;
-  const fs::path end = lastCheckpoint("whole");
-  const fs::path from = checkpointOf("part", 48);
-  ASSERT_TRUE(fs::exists(from / "checkpoint.toml"));
-  // The second part must write the end again: remove what the first part wrote after step 48.
-  for (const auto& entry : fs::directory_iterator(dir_ / "part" / "checkpoints"))
-    if (entry.path() != from)
-      fs::remove_all(entry.path());
-  const Result second = run("part", "--restart part/checkpoints/" + from.filename().string());
-  ASSERT_EQ(second.exitCode, 0) << second.output;
-  EXPECT_NE(second.output.find("continuing from"), std::string::npos) << second.output;
+  expectContinuesBitwiseFrom(40, false);
+}
 
-  const fs::path partEnd = dir_ / "part" / "checkpoints" / end.filename();
-  ASSERT_TRUE(fs::exists(partEnd)) << "the continued run ends at the same step";
-  EXPECT_EQ(fileText(end / "state.bin"), fileText(partEnd / "state.bin"));
-  EXPECT_EQ(fileText(end / "forest.p4est"), fileText(partEnd / "forest.p4est"));
-  expectSameOutput("whole", "part", 6);
+// From one written after step 39, which took the flags that step 40's regrid adapts to: the
+// checkpoint keeps them (without them the continued run keeps 88 patches).
+TEST_F(CheckpointRestart, ContinuesBitwiseFromACheckpointWithARegridsFlagsPending) {
+  expectContinuesBitwiseFrom(39, true);
 }
 
 // A checkpoint of one rank continued on two, and one of two continued on one: the end states
-// agree to 1e-13 relative (and the meshes exactly).
+// agree to 1e-13 relative (and the meshes exactly). Written after step 39, it holds the flags of
+// step 40's regrid, which each rank reads for its own patches.
 TEST_F(CheckpointRestart, ContinuesOnAnotherRankCount) {
   const std::string mpi = twoRanks();
-  ASSERT_EQ(run("one", "--set checkpoint.every_steps=40 --set checkpoint.keep=100").exitCode, 0);
-  ASSERT_EQ(run("two", "--set checkpoint.every_steps=40 --set checkpoint.keep=100", mpi).exitCode,
+  ASSERT_EQ(run("one", "--set checkpoint.every_steps=39 --set checkpoint.keep=100").exitCode, 0);
+  ASSERT_EQ(run("two", "--set checkpoint.every_steps=39 --set checkpoint.keep=100", mpi).exitCode,
             0);
   const fs::path end = lastCheckpoint("one");
   for (const auto& [from, to, launcher] : std::array<std::array<std::string, 3>, 2>{
            {{"one", "oneThenTwo", mpi}, {"two", "twoThenOne", ""}}}) {
-    const Result r = run(to, "--restart " + copyCheckpoint(from, 40, to), launcher);
+    const Result r = run(to, "--restart " + copyCheckpoint(from, 39, to), launcher);
     ASSERT_EQ(r.exitCode, 0) << r.output;
     const std::vector<double> expected = stateValues(end);
     const std::vector<double> actual = stateValues(dir_ / to / "checkpoints" / end.filename());

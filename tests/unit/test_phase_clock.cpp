@@ -1,9 +1,12 @@
-// PhaseClock on the host: each phase adds its wall time to its own slot.
+// PhaseClock on the host: each phase adds its wall time to its own slot. DeviceReached with no
+// device work queued: reached at once, so host work after it ran beside none.
 #include <chrono>
 #include <gtest/gtest.h>
 #include <thread>
 #include <utility>
 
+#include "engine/device_reached.hpp"
+#include "engine/memory.hpp"
 #include "engine/phase_clock.hpp"
 
 namespace tessera {
@@ -28,6 +31,16 @@ TEST(PhaseClock, HostPhasesAddTheirWallTimeToTheirSlot) {
 
   PhaseClock moved = std::move(clock); // the slots go with it
   EXPECT_GE(moved.seconds(1), 0.040);
+}
+
+TEST(DeviceReached, NothingQueuedIsReachedAtOnce) {
+  const DeviceReached point;
+  const auto start = DeviceReached::Clock::now();
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const auto end = DeviceReached::Clock::now();
+  synchronizeDevice(); // a device's runtime reads its clock on its own thread
+  EXPECT_LT(secondsBeside(point, start, end), 0.005);
+  EXPECT_LE(point.at(), end);
 }
 
 } // namespace
