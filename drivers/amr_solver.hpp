@@ -188,8 +188,8 @@ private:
   ForestPlans plansOnForest() const {
     ForestPlans plans;
     plans.geometry = amr::leafGeometry(forest_, layout_, lower_, upper_);
-    plans.reflux = amr::forestRefluxPlan(forest_, boundary_);
     auto planner = amr::forestHaloPlanner(forest_, layout_, boundary_);
+    plans.reflux = planner->refluxPlan();
     if (mpi::rankCount(forest_.comm()) == 1) {
       plans.halo = std::move(planner); // the solver plans what its back end reads
       return plans;

@@ -21,10 +21,11 @@ public:
 
 private:
   Clock::time_point set_;
-  // Events: one after the queued work, one recorded as the point was set on an idle stream (the
-  // device's clock then); their difference is how long after setting the device got there.
-  void* reached_ = nullptr;
-  void* setOnDevice_ = nullptr;
+  // Events (device builds): one after the queued work, one recorded as the point was set on an
+  // idle stream (the device's clock then); their difference is how long after setting the device
+  // got there.
+  [[maybe_unused]] void* reached_ = nullptr;
+  [[maybe_unused]] void* setOnDevice_ = nullptr;
 };
 
 // The seconds of host work from `start` to `end` that ran while the device had not yet reached

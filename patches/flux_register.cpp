@@ -1,5 +1,6 @@
 #include "patches/flux_register.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -58,23 +59,30 @@ void appendRefluxFaces(const PlacementIndex<Dim>& index,
 
 template <int Dim>
 std::vector<RefluxOp<Dim>>
+buildRefluxPlan(const PlacementIndex<Dim>& index, std::span<const PatchPlacement<Dim>> patches,
+                Vec<int, Dim> level0PatchesPerAxis, const DomainBoundary<Dim>& boundary,
+                int correctedPatches) {
+  const int corrected = correctedPatches < 0 ? int(patches.size()) : correctedPatches;
+  // The patches split over the host's threads (the lookups miss the cache; the device waits).
+  std::vector<RefluxOp<Dim>> plan = gatherInOrder<RefluxOp<Dim>>(
+      corrected, [&](int begin, int end, std::vector<RefluxOp<Dim>>& ops) {
+        for (int p = begin; p < end; ++p)
+          for (int axis = 0; axis < Dim; ++axis)
+            appendRefluxFaces<Dim>(index, patches, level0PatchesPerAxis, boundary, p, axis, ops);
+      });
+  // Axis by axis (patches, sides and children in order within an axis): a coarse cell corrected
+  // at two faces gets the x correction before the y one, in every mirror image alike.
+  std::stable_sort(plan.begin(), plan.end(),
+                   [](const RefluxOp<Dim>& a, const RefluxOp<Dim>& b) { return a.axis < b.axis; });
+  return plan;
+}
+
+template <int Dim>
+std::vector<RefluxOp<Dim>>
 buildRefluxPlan(std::span<const PatchPlacement<Dim>> patches, Vec<int, Dim> level0PatchesPerAxis,
                 const DomainBoundary<Dim>& boundary, int correctedPatches) {
-  const PlacementIndex<Dim> index(patches);
-  const int corrected = correctedPatches < 0 ? int(patches.size()) : correctedPatches;
-  // Axis by axis: a coarse cell corrected at two faces gets the x correction before the y one,
-  // in every mirror image alike. The patches split over the host's threads (the lookups miss the
-  // cache; the device waits).
-  std::vector<RefluxOp<Dim>> plan;
-  for (int axis = 0; axis < Dim; ++axis) {
-    const std::vector<RefluxOp<Dim>> across = gatherInOrder<RefluxOp<Dim>>(
-        corrected, [&](int begin, int end, std::vector<RefluxOp<Dim>>& ops) {
-          for (int p = begin; p < end; ++p)
-            appendRefluxFaces<Dim>(index, patches, level0PatchesPerAxis, boundary, p, axis, ops);
-        });
-    plan.insert(plan.end(), across.begin(), across.end());
-  }
-  return plan;
+  return buildRefluxPlan<Dim>(PlacementIndex<Dim>(patches), patches, level0PatchesPerAxis, boundary,
+                              correctedPatches);
 }
 
 template <int Dim>
@@ -95,6 +103,12 @@ void reflux(std::span<const RefluxOp<Dim>> plan, const PatchLayout<Dim>& layout,
   }
 }
 
+template std::vector<RefluxOp<2>> buildRefluxPlan(const PlacementIndex<2>&,
+                                                  std::span<const PatchPlacement<2>>, Vec<int, 2>,
+                                                  const DomainBoundary<2>&, int);
+template std::vector<RefluxOp<3>> buildRefluxPlan(const PlacementIndex<3>&,
+                                                  std::span<const PatchPlacement<3>>, Vec<int, 3>,
+                                                  const DomainBoundary<3>&, int);
 template std::vector<RefluxOp<2>> buildRefluxPlan(std::span<const PatchPlacement<2>>, Vec<int, 2>,
                                                   const DomainBoundary<2>&, int);
 template std::vector<RefluxOp<3>> buildRefluxPlan(std::span<const PatchPlacement<3>>, Vec<int, 3>,

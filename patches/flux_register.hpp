@@ -11,6 +11,7 @@
 #include "patches/halo_plan.hpp"
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
+#include "patches/placement_index.hpp"
 
 namespace tessera {
 
@@ -55,6 +56,12 @@ template <int Dim>
 std::vector<RefluxOp<Dim>>
 buildRefluxPlan(std::span<const PatchPlacement<Dim>> patches, Vec<int, Dim> level0PatchesPerAxis,
                 const DomainBoundary<Dim>& boundary, int correctedPatches = -1);
+// The same with the patches' index already built (a HaloPlanner's: a regrid builds both plans).
+template <int Dim>
+std::vector<RefluxOp<Dim>>
+buildRefluxPlan(const PlacementIndex<Dim>& index, std::span<const PatchPlacement<Dim>> patches,
+                Vec<int, Dim> level0PatchesPerAxis, const DomainBoundary<Dim>& boundary,
+                int correctedPatches);
 
 // Host execution after the update: each coarse cell next to a finer patch gets
 // dt/dx (F_coarse - mean F_fine), signed by its face, added to qNew. The caller recomputes the

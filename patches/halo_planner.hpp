@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "patches/boundary.hpp"
+#include "patches/flux_register.hpp"
 #include "patches/halo_plan.hpp"
 #include "patches/patch_layout.hpp"
 #include "patches/placement_index.hpp"
@@ -36,6 +37,12 @@ public:
   // The linked faces', edges' and corners' operations: linkSameLevelFaces' unreadOps of whole(),
   // in the same order.
   HaloPlan<Dim> unread() const;
+
+  // The coarse-fine faces of the filled patches for refluxing (buildRefluxPlan), from this
+  // planner's index.
+  std::vector<RefluxOp<Dim>> refluxPlan() const {
+    return buildRefluxPlan<Dim>(index_, patches_, level0_, boundary_, filled_);
+  }
 
   int filledPatches() const { return filled_; }
 

@@ -215,6 +215,9 @@ public:
       throw std::invalid_argument("PatchSolver::remesh: " + std::to_string(state.numPatches()) +
                                   " patches of state for " + std::to_string(geometry.size()) +
                                   " patches");
+    if (!halo || halo->inner.size() + halo->outer.size() != geometry.size())
+      throw std::invalid_argument("PatchSolver::remesh: halo plans of other patches than the " +
+                                  std::to_string(geometry.size()) + " given");
     setPatches(std::move(geometry), std::move(halo), std::move(refluxPlan), std::move(ghosts));
     if (state.space() == space_ && state.numPatches() == storedPatches()) {
       current_ = std::move(state);

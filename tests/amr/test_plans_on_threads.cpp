@@ -30,6 +30,7 @@ Plans<Dim> plansOn(int threads, const Forest<Dim>& forest, const PatchLayout<Dim
   plans.unlinked = planner->unlinkedFaces(plans.links);
   plans.unread = planner->unread();
   plans.reflux = forestRefluxPlan(forest, boundary);
+  EXPECT_TRUE(planner->refluxPlan() == plans.reflux) << "the planner's index gives the same plan";
   omp_set_num_threads(saved);
   return plans;
 }
