@@ -12,47 +12,48 @@ namespace tessera {
 
 namespace {
 
-// Appends the reflux operations of patch p's faces across `axis`, in side order.
+// Appends the reflux operations of patch p's faces, axis by axis and side by side.
 template <int Dim>
 void appendRefluxFaces(const PlacementIndex<Dim>& index,
                        std::span<const PatchPlacement<Dim>> patches,
                        const Vec<int, Dim>& level0PatchesPerAxis,
-                       const DomainBoundary<Dim>& boundary, int p, int axis,
+                       const DomainBoundary<Dim>& boundary, int p,
                        std::vector<RefluxOp<Dim>>& plan) {
   const int level = patches[p].level;
-  for (int side = 0; side < 2; ++side) {
-    const int patchesOnLevel = level0PatchesPerAxis[axis] << level;
-    Vec<int, Dim> across = patches[p].index;
-    across[axis] += side == 0 ? -1 : 1;
-    const bool inside = across[axis] >= 0 && across[axis] < patchesOnLevel;
-    if (!inside && boundary.kind[axis][side] != BoundaryKind::Periodic)
-      continue; // a physical face
-    across[axis] = (across[axis] + patchesOnLevel) % patchesOnLevel;
-    Vec<int, Dim> parent;
-    for (int a = 0; a < Dim; ++a)
-      parent[a] = across[a] >> 1;
-    if (index.at(level, across) >= 0 || (level > 0 && index.at(level - 1, parent) >= 0))
-      continue; // the same level or coarser across this face: nothing to correct here
-    // Finer: the children of `across` that touch this face.
-    for (int k = 0; k < (1 << Dim); ++k) {
-      RefluxOp<Dim> op;
-      Vec<int, Dim> childAt;
-      for (int a = 0; a < Dim; ++a) {
-        op.child[a] = (k >> a) & 1;
-        childAt[a] = 2 * across[a] + op.child[a];
+  for (int axis = 0; axis < Dim; ++axis)
+    for (int side = 0; side < 2; ++side) {
+      const int patchesOnLevel = level0PatchesPerAxis[axis] << level;
+      Vec<int, Dim> across = patches[p].index;
+      across[axis] += side == 0 ? -1 : 1;
+      const bool inside = across[axis] >= 0 && across[axis] < patchesOnLevel;
+      if (!inside && boundary.kind[axis][side] != BoundaryKind::Periodic)
+        continue; // a physical face
+      across[axis] = (across[axis] + patchesOnLevel) % patchesOnLevel;
+      Vec<int, Dim> parent;
+      for (int a = 0; a < Dim; ++a)
+        parent[a] = across[a] >> 1;
+      if (index.at(level, across) >= 0 || (level > 0 && index.at(level - 1, parent) >= 0))
+        continue; // the same level or coarser across this face: nothing to correct here
+      // Finer: the children of `across` that touch this face.
+      for (int k = 0; k < (1 << Dim); ++k) {
+        RefluxOp<Dim> op;
+        Vec<int, Dim> childAt;
+        for (int a = 0; a < Dim; ++a) {
+          op.child[a] = (k >> a) & 1;
+          childAt[a] = 2 * across[a] + op.child[a];
+        }
+        if (op.child[axis] != (side == 0 ? 1 : 0))
+          continue; // not on the face
+        op.coarsePatch = p;
+        op.finePatch = index.at(level + 1, childAt);
+        op.axis = axis;
+        op.side = side;
+        if (op.finePatch < 0)
+          throw std::invalid_argument("reflux plan: patch " + std::to_string(p) +
+                                      " has a face neighbour more than one level finer");
+        plan.push_back(op);
       }
-      if (op.child[axis] != (side == 0 ? 1 : 0))
-        continue; // not on the face
-      op.coarsePatch = p;
-      op.finePatch = index.at(level + 1, childAt);
-      op.axis = axis;
-      op.side = side;
-      if (op.finePatch < 0)
-        throw std::invalid_argument("reflux plan: patch " + std::to_string(p) +
-                                    " has a face neighbour more than one level finer");
-      plan.push_back(op);
     }
-  }
 }
 
 } // namespace
@@ -67,8 +68,7 @@ buildRefluxPlan(const PlacementIndex<Dim>& index, std::span<const PatchPlacement
   std::vector<RefluxOp<Dim>> plan = gatherInOrder<RefluxOp<Dim>>(
       corrected, [&](int begin, int end, std::vector<RefluxOp<Dim>>& ops) {
         for (int p = begin; p < end; ++p)
-          for (int axis = 0; axis < Dim; ++axis)
-            appendRefluxFaces<Dim>(index, patches, level0PatchesPerAxis, boundary, p, axis, ops);
+          appendRefluxFaces<Dim>(index, patches, level0PatchesPerAxis, boundary, p, ops);
       });
   // Axis by axis (patches, sides and children in order within an axis): a coarse cell corrected
   // at two faces gets the x correction before the y one, in every mirror image alike.

@@ -89,7 +89,7 @@ HaloPlanner<Dim>::HaloPlanner(const PatchLayout<Dim>& layout,
 template <int Dim>
 HaloPlan<Dim> HaloPlanner<Dim>::whole() const {
   return planOf(
-      true, false, [](int, const Vec<int, Dim>&) { return false; },
+      true, [](int, const Vec<int, Dim>&) { return false; },
       [](int, const Vec<int, Dim>&, std::span<const HaloOp<Dim>>, const PatchRange&) {
         return true;
       });
@@ -106,7 +106,7 @@ HaloPlan<Dim> HaloPlanner<Dim>::unlinkedFaces(std::vector<int>& neighbour) const
   // faces are linked; this halves their lookups), where the neighbour is planned by the same
   // thread (a patch's links are written by its own thread only).
   return planOf(
-      false, true, [&](int p, const Vec<int, Dim>& d) { return link(p, faceOf<Dim>(d)) >= 0; },
+      false, [&](int p, const Vec<int, Dim>& d) { return link(p, faceOf<Dim>(d)) >= 0; },
       [&](int p, const Vec<int, Dim>& d, std::span<const HaloOp<Dim>> ops, const PatchRange& own) {
         const int linked = linkedNeighbour<Dim>(ops);
         if (linked < 0)
@@ -122,7 +122,7 @@ HaloPlan<Dim> HaloPlanner<Dim>::unlinkedFaces(std::vector<int>& neighbour) const
 template <int Dim>
 HaloPlan<Dim> HaloPlanner<Dim>::unread() const {
   return planOf(
-      true, false, [](int, const Vec<int, Dim>&) { return false; },
+      true, [](int, const Vec<int, Dim>&) { return false; },
       [](int, const Vec<int, Dim>& d, std::span<const HaloOp<Dim>> ops, const PatchRange&) {
         return faceOf<Dim>(d) < 0 || linkedNeighbour<Dim>(ops) >= 0;
       });
@@ -130,8 +130,7 @@ HaloPlan<Dim> HaloPlanner<Dim>::unread() const {
 
 template <int Dim>
 template <class Decided, class Keep>
-HaloPlan<Dim> HaloPlanner<Dim>::planOf(bool withEdges, bool onThreads, Decided&& decided,
-                                       Keep&& keep) const {
+HaloPlan<Dim> HaloPlanner<Dim>::planOf(bool withEdges, Decided&& decided, Keep&& keep) const {
   // The directions visited, in the order of {-1, 0, 1}^Dim with the first axis fastest.
   std::vector<Vec<int, Dim>> directions;
   for (int m = 0, total = Dim == 2 ? 9 : 27; m < total; ++m) {
@@ -167,7 +166,7 @@ HaloPlan<Dim> HaloPlanner<Dim>::planOf(bool withEdges, bool onThreads, Decided&&
   // host's threads (16 threads: 0.94 -> 0.20 ms for 7000 patches). Every halo cell's plan is 30
   // times larger, and on threads it was slower (7.3 -> 9.3 ms): the threads' parts and their join
   // are written to fresh pages.
-  if (onThreads)
+  if (!withEdges)
     plan.ops = gatherInOrder<HaloOp<Dim>>(filled_, planRange);
   else
     planRange(0, filled_, plan.ops);

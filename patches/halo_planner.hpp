@@ -53,10 +53,10 @@ private:
   };
   // The plan of the operations `keep(p, d, ops, own)` accepts, ops being those of patch p toward
   // direction d and `own` the patches of p's thread, where `decided(p, d)` has not already settled
-  // that direction (it then has none); edges and corners are visited only if withEdges; the
-  // patches are split over the host's threads if onThreads.
+  // that direction (it then has none); edges and corners are visited only if withEdges (a plan
+  // of faces only is built on the host's threads).
   template <class Decided, class Keep>
-  HaloPlan<Dim> planOf(bool withEdges, bool onThreads, Decided&& decided, Keep&& keep) const;
+  HaloPlan<Dim> planOf(bool withEdges, Decided&& decided, Keep&& keep) const;
   // Appends the operations that fill patch p's halo toward direction d (in {-1, 0, 1}^Dim).
   void appendOps(int p, const Vec<int, Dim>& d, std::vector<HaloOp<Dim>>& ops) const;
 
