@@ -367,8 +367,12 @@ private:
     }
     ScopedTimer t(regridTimes_.remesh);
     ForestPlans& plans = *prepared.plans;
+    // On one rank the patches the remap copies keep their eigenvalues; a partition moves them.
+    std::span<const RemapOp<kDim>> copies;
+    if (ranks_ == 1)
+      copies = prepared.remap;
     solver_.remesh(std::move(plans.geometry), std::move(prepared.halo), std::move(plans.reflux),
-                   std::move(plans.ghosts), std::move(*state));
+                   std::move(plans.ghosts), std::move(*state), copies);
     waitForDevice(); // so that the timer holds the uploads, not the next step's halo fill
     summarise();
   }

@@ -1,5 +1,6 @@
 #include "engine/phase_clock.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "engine/device_runtime.hpp"
@@ -69,11 +70,13 @@ void PhaseClock::end(void* start, int slot) noexcept {
   }
 }
 
-void PhaseClock::settle() {
-  if (ended_.empty())
+void PhaseClock::settle(std::size_t mark) {
+  mark = std::min(mark, ended_.size());
+  if (mark == 0)
     return;
-  TESSERA_GPU_CHECK(gpuEventSynchronize(static_cast<gpuEvent_t>(ended_.back().end)));
-  for (const Ended& p : ended_) {
+  TESSERA_GPU_CHECK(gpuEventSynchronize(static_cast<gpuEvent_t>(ended_[mark - 1].end)));
+  for (std::size_t i = 0; i < mark; ++i) {
+    const Ended& p = ended_[i];
     float ms = 0.0f;
     TESSERA_GPU_CHECK(
         gpuEventElapsedTime(&ms, static_cast<gpuEvent_t>(p.start), static_cast<gpuEvent_t>(p.end)));
@@ -81,7 +84,7 @@ void PhaseClock::settle() {
     spare_.push_back(p.start);
     spare_.push_back(p.end);
   }
-  ended_.clear();
+  ended_.erase(ended_.begin(), ended_.begin() + std::ptrdiff_t(mark));
 }
 
 void PhaseClock::release() noexcept {
@@ -102,7 +105,7 @@ void* PhaseClock::record() {
   return nullptr;
 }
 void PhaseClock::end(void*, int) noexcept {}
-void PhaseClock::settle() {}
+void PhaseClock::settle(std::size_t) {}
 void PhaseClock::release() noexcept {}
 
 #endif

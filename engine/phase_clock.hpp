@@ -44,7 +44,13 @@ public:
 
   // Adds the time of every phase ended so far to its slot (one still open counts when it has
   // ended): on a device this waits until the device has passed the last phase's end.
-  void settle();
+  void settle() { settle(mark()); }
+  // The phases ended so far, for settle(mark): work launched after the mark (a phase ended later)
+  // may still run on the device when the phases before it are read.
+  std::size_t mark() const { return ended_.size(); }
+  // Adds the time of the first `mark` phases ended since the last settle; waits until the device
+  // has passed the last of them only.
+  void settle(std::size_t mark);
   // A slot's seconds as of the last settle (host phases: as of their end).
   double seconds(int slot) const { return seconds_[std::size_t(slot)]; }
 

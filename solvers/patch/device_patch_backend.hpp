@@ -86,12 +86,16 @@ public:
                  patchLambda);
   }
 
-  void eigenvalues(const double* data, double* patchLambda) override {
-    maxEigenvaluesDevice(pde_, layout_, numPatches_, data, patchLambda);
+  void eigenvalues(const double* data, double* patchLambda, std::span<const int> keptFrom,
+                   const double* keptLambda) override {
+    const DeviceArray<int> kept = toDevice(std::vector<int>(keptFrom.begin(), keptFrom.end()));
+    maxEigenvaluesDevice(pde_, layout_, numPatches_, data, patchLambda,
+                         kept.size() > 0 ? kept.data() : nullptr, keptLambda);
   }
 
-  double timeStep(double cfl, const double* patchLambda) override {
-    return timeStep_(cfl, patchLambda, geometry_.data(), numPatches_);
+  double timeStep(double cfl, const double* patchLambda,
+                  const std::function<void()>& beside) override {
+    return timeStep_(cfl, patchLambda, geometry_.data(), numPatches_, beside);
   }
 
   std::vector<amr::AdaptFlag> refinementFlags(const amr::IndicatorCriterion& criterion,

@@ -57,13 +57,18 @@ public:
     maxEigenvaluesHost(pde_, layout_, set_.refluxed, out, patchLambda);
   }
 
-  void eigenvalues(const double* data, double* patchLambda) override {
-    maxEigenvaluesHost(pde_, layout_, set_.numPatches(), data, patchLambda);
+  void eigenvalues(const double* data, double* patchLambda, std::span<const int> keptFrom,
+                   const double* keptLambda) override {
+    maxEigenvaluesHost(pde_, layout_, set_.numPatches(), data, patchLambda, keptFrom, keptLambda);
   }
 
-  double timeStep(double cfl, const double* patchLambda) override {
-    return stableTimeStep<kDim>(
+  double timeStep(double cfl, const double* patchLambda,
+                  const std::function<void()>& beside) override {
+    const double dt = stableTimeStep<kDim>(
         cfl, std::span<const double>(patchLambda, std::size_t(set_.numPatches())), set_.geometry);
+    if (beside)
+      beside();
+    return dt;
   }
 
   std::vector<amr::AdaptFlag> refinementFlags(const amr::IndicatorCriterion& criterion,

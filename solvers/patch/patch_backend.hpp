@@ -65,9 +65,16 @@ public:
   // Corrects the coarse cells next to finer patches by dt/dx (F_coarse - mean F_fine) and
   // recomputes those patches' eigenvalues.
   virtual void reflux(const double* fluxRegister, double dt, double* out, double* patchLambda) = 0;
-  virtual void eigenvalues(const double* data, double* patchLambda) = 0;
-  // CFL times the smallest dx / eigenvalue over the patches (throws UnphysicalStateError).
-  virtual double timeStep(double cfl, const double* patchLambda) = 0;
+  // The per-patch largest eigenvalue of `data`. Where keptFrom is given (host memory, an entry
+  // per patch: a remesh), a patch p with keptFrom[p] >= 0 holds the state old patch keptFrom[p]
+  // had and takes its eigenvalue from keptLambda (the old patches', where the state lives).
+  virtual void eigenvalues(const double* data, double* patchLambda, std::span<const int> keptFrom,
+                           const double* keptLambda) = 0;
+  // CFL times the smallest dx / eigenvalue over the patches (throws UnphysicalStateError). Runs
+  // `beside` (launches that need no dt) before it waits for dt: the device takes them while dt
+  // crosses to the host.
+  virtual double timeStep(double cfl, const double* patchLambda,
+                          const std::function<void()>& beside) = 0;
   virtual std::vector<amr::AdaptFlag> refinementFlags(const amr::IndicatorCriterion& criterion,
                                                       const double* data) = 0;
   virtual void remap(const std::vector<RemapOp<kDim>>& ops, const double* from, double* to) = 0;

@@ -56,7 +56,8 @@ void fusedUpdateDevice(const PDE& pde, const SpatialScheme& scheme,
                                       const tessera::PatchGeometry<PDE::kDim>*, const double*,     \
                                       double, double*, double*);                                   \
   template void tessera::maxEigenvaluesDevice(const PDE&, const tessera::PatchLayout<PDE::kDim>&,  \
-                                              int, const double*, double*);                        \
+                                              int, const double*, double*, const int*,             \
+                                              const double*);                                      \
   template void tessera::refinementFlagsDevice(                                                    \
       const PDE&, const tessera::PatchLayout<PDE::kDim>&, const tessera::amr::IndicatorCriterion&, \
       const double*, int, tessera::amr::AdaptFlag*, const int*, const int*);

@@ -208,9 +208,12 @@ public:
   // Replaces the patches (after an adapt or a partition): new geometry, halo plans (planHalos)
   // and ghosts, and the owned patches' state (one patch per geometry entry, in any memory space).
   // Time, step count and timers carry on. A state where the steps run, with room for the ghost
-  // patches (none on one rank), becomes the current state as it is: no copy.
+  // patches (none on one rank), becomes the current state as it is: no copy. Where `state` is
+  // remapped(remap) of the current state, the patches `remap` copies keep their eigenvalues and
+  // only the others' are computed.
   void remesh(std::vector<PatchGeometry<kDim>> geometry, std::unique_ptr<HaloParts> halo,
-              std::vector<RefluxOp<kDim>> refluxPlan, GhostPatches ghosts, PatchStore<kDim> state) {
+              std::vector<RefluxOp<kDim>> refluxPlan, GhostPatches ghosts, PatchStore<kDim> state,
+              std::span<const RemapOp<kDim>> remap = {}) {
     if (state.numPatches() != int(geometry.size()))
       throw std::invalid_argument("PatchSolver::remesh: " + std::to_string(state.numPatches()) +
                                   " patches of state for " + std::to_string(geometry.size()) +
@@ -218,6 +221,12 @@ public:
     if (!halo || halo->inner.size() + halo->outer.size() != geometry.size())
       throw std::invalid_argument("PatchSolver::remesh: halo plans of other patches than the " +
                                   std::to_string(geometry.size()) + " given");
+    if (!remap.empty() && remap.size() != geometry.size())
+      throw std::invalid_argument("PatchSolver::remesh: a remap of " +
+                                  std::to_string(remap.size()) + " patches for " +
+                                  std::to_string(geometry.size()) + " patches");
+    const std::vector<int> keptFrom = eigenvaluesKeptBy(remap);
+    const DeviceArray<double> before = std::move(patchLambda_);
     setPatches(std::move(geometry), std::move(halo), std::move(refluxPlan), std::move(ghosts));
     if (state.space() == space_ && state.numPatches() == storedPatches()) {
       current_ = std::move(state);
@@ -226,7 +235,7 @@ public:
       current_.copyPatchesFrom(state, numPatches());
     }
     forgetHalos();
-    computeEigenvalues();
+    computeEigenvalues(keptFrom, before.data());
   }
 
   // Continues a run where a checkpoint left it: the owned patches' state (in any memory space),
@@ -250,12 +259,13 @@ public:
   double stableDt() {
     double dt = INFINITY;
     std::string problem;
+    const std::size_t stepped = clock_.mark(); // the phases before dt
     try {
-      dt = backend_->timeStep(cfl_, patchLambda_.data());
+      dt = backend_->timeStep(cfl_, patchLambda_.data(), [this] { fillHalosAhead(); });
     } catch (const UnphysicalStateError& e) {
       problem = e.what();
     }
-    clock_.settle(); // the device has passed the step's phases to give dt: no wait here
+    clock_.settle(stepped); // the device has passed them to give dt: no wait here
     if (ranks_ > 1) {
       problem = mpi::firstMessage(ghosts_.comm, problem);
       MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MIN, ghosts_.comm);
@@ -284,6 +294,7 @@ public:
     if (rk.stages == 1)
       std::swap(current_, next_);
     forgetHalos();
+    eigenvaluesOfCurrent_ = true; // the last stage's update and refluxing computed them
     time_ += dt;
     ++step_;
     stepFlagsReady_ = nextStepCriterion_.has_value();
@@ -371,6 +382,7 @@ public:
   const PatchStore<kDim>& state() const { return current_; }
   PatchStore<kDim>& state() {
     forgetHalos(); // the caller may change the interior
+    eigenvaluesOfCurrent_ = false;
     return current_;
   }
   // The owned patches' current state in host memory, for output, host criteria and
@@ -382,6 +394,12 @@ public:
       hostMirror_ = PatchStore<kDim>(layout_, numPatches(), MemorySpace::Host);
     hostMirror_.copyPatchesFrom(current_, numPatches());
     return hostMirror_;
+  }
+  // Each owned patch's largest eigenvalue, as the next dt reads them (a copy in host memory).
+  std::vector<double> patchEigenvalues() const {
+    std::vector<double> lambda(static_cast<std::size_t>(numPatches()));
+    patchLambda_.copyToHost(lambda);
+    return lambda;
   }
   double time() const { return time_; }
   long long step() const { return step_; }
@@ -591,13 +609,45 @@ private:
     backend_->setPatches(set);
   }
 
+  // The halos the next step's first stage reads, filled while its dt crosses to the host (they
+  // need none): the device goes on from dt's reduction to the fill instead of waiting for the
+  // host's next launch. On one rank only: on several the fill waits for the ghosts' messages, and
+  // the step overlaps them with the inner patches' update.
+  void fillHalosAhead() {
+    if (ranks_ > 1 || kernelHalosFilled_)
+      return;
+    auto t = clock_.phase(kHaloPhase);
+    fillCurrentHalos(HaloCells::ReadByKernels);
+  }
+
   void forgetHalos() {
     kernelHalosFilled_ = allHalosFilled_ = false;
   }
 
-  // The per-patch eigenvalues of the current state (for the first dt and after a remesh).
-  void computeEigenvalues() {
-    backend_->eigenvalues(current_.data(), patchLambda_.data());
+  // The per-patch eigenvalues of the current state (for the first dt and after a remesh); where
+  // keptFrom is given, patch p with keptFrom[p] >= 0 takes old patch keptFrom[p]'s from `kept`.
+  void computeEigenvalues(std::span<const int> keptFrom = {}, const double* kept = nullptr) {
+    backend_->eigenvalues(current_.data(), patchLambda_.data(), keptFrom, kept);
+    eigenvaluesOfCurrent_ = true;
+  }
+
+  // For each new patch of a remap of the current state, the current patch whose copy it is (its
+  // eigenvalue carries over), or -1; nothing where the current eigenvalues are not the state's
+  // (a caller changed it through state()) or there is no remap.
+  std::vector<int> eigenvaluesKeptBy(std::span<const RemapOp<kDim>> remap) const {
+    std::vector<int> keptFrom;
+    if (remap.empty() || !eigenvaluesOfCurrent_)
+      return keptFrom;
+    keptFrom.reserve(remap.size());
+    for (const RemapOp<kDim>& op : remap) {
+      const bool copy = op.kind == RemapKind::Copy;
+      if (copy && (op.sources[0] < 0 || op.sources[0] >= numPatches()))
+        throw std::invalid_argument("PatchSolver::remesh: the remap copies patch " +
+                                    std::to_string(op.sources[0]) + " of " +
+                                    std::to_string(numPatches()));
+      keptFrom.push_back(copy ? op.sources[0] : -1);
+    }
+    return keptFrom;
   }
 
   PDE pde_;
@@ -632,6 +682,8 @@ private:
   DeviceArray<double> fluxRegister_;
   // Whether the current state's halos are up to date: those the kernels read, and all of them.
   bool kernelHalosFilled_ = false, allHalosFilled_ = false;
+  // Whether patchLambda_ holds the current state's eigenvalues, which a remesh's copies keep.
+  bool eigenvaluesOfCurrent_ = false;
   // The criterion the next step evaluates on its input (flagNextStep), and the flags of the last
   // step's (per owned patch, where the state lives), until taken or the patches change.
   std::optional<amr::IndicatorCriterion> nextStepCriterion_;

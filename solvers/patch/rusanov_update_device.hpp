@@ -33,9 +33,12 @@ void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                          const int* refluxFaces = nullptr);
 
 // The largest eigenvalue (over all axes and interior cells) of patches 0 .. count - 1 of q, into
-// patchLambda; NaN if any cell gives NaN. Asynchronous.
+// patchLambda; NaN if any cell gives NaN. Asynchronous. Where keptFrom (device memory, count
+// entries) is given, a patch p with keptFrom[p] >= 0 holds the state an old patch had and takes
+// its eigenvalue, keptLambda[keptFrom[p]], instead (a remesh's copied patches).
 template <class PDE>
 void maxEigenvaluesDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout, int count,
-                          const double* q, double* patchLambda);
+                          const double* q, double* patchLambda, const int* keptFrom = nullptr,
+                          const double* keptLambda = nullptr);
 
 } // namespace tessera

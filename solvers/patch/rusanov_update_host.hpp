@@ -274,12 +274,19 @@ void rusanovUpdateHost(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
   });
 }
 
-// The per-patch largest eigenvalue of a state, for the first dt of a run.
+// The per-patch largest eigenvalue of a state, for the first dt of a run. Where keptFrom is given
+// (numPatches entries), a patch p with keptFrom[p] >= 0 holds the state an old patch had and
+// takes its eigenvalue, keptLambda[keptFrom[p]], instead (a remesh's copied patches).
 template <ConservationLaw PDE>
 void maxEigenvaluesHost(const PDE& pde, const PatchLayout<PDE::kDim>& layout, int numPatches,
-                        const double* q, double* patchLambda) {
+                        const double* q, double* patchLambda, std::span<const int> keptFrom = {},
+                        const double* keptLambda = nullptr) {
   const std::size_t ps = layout.patchStride();
   forEachPatch(numPatches, [&](int p) {
+    if (!keptFrom.empty() && keptFrom[std::size_t(p)] >= 0) {
+      patchLambda[p] = keptLambda[keptFrom[std::size_t(p)]];
+      return;
+    }
     thread_local detail::RowBuffer<PDE::kNumVars> row;
     patchLambda[p] = detail::patchMaxEigenvalue(pde, layout, q + p * ps, row);
   });

@@ -442,13 +442,20 @@ void launchMarch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
   TESSERA_GPU_CHECK_LAUNCH();
 }
 
-// One block per patch; each thread strides over the interior cells.
+// One block per patch; each thread strides over the interior cells. A patch that keeps an old
+// patch's eigenvalue (keptFrom) reads nothing else.
 template <class PDE>
 __global__ void patchMaxEigenvalues(PDE pde, PatchLayout<PDE::kDim> layout,
-                                    const double* __restrict__ q,
-                                    double* __restrict__ patchLambda) {
+                                    const double* __restrict__ q, double* __restrict__ patchLambda,
+                                    const int* __restrict__ keptFrom,
+                                    const double* __restrict__ keptLambda) {
   extern __shared__ double shared[];
   const int patch = int(blockIdx.x);
+  if (keptFrom && keptFrom[patch] >= 0) { // the whole block returns
+    if (threadIdx.x == 0)
+      patchLambda[patch] = keptLambda[keptFrom[patch]];
+    return;
+  }
   const double* const qPatch = q + layout.varOffset(patch, 0);
   double lambda = 0.0;
   for (int c = int(threadIdx.x); c < layout.interiorCells(); c += int(blockDim.x)) {
@@ -488,12 +495,13 @@ void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
 
 template <class PDE>
 void maxEigenvaluesDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout, int count,
-                          const double* q, double* patchLambda) {
+                          const double* q, double* patchLambda, const int* keptFrom,
+                          const double* keptLambda) {
   if (count <= 0)
     return;
   constexpr int kThreads = 256;
-  rusanov_kernels::patchMaxEigenvalues<PDE>
-      <<<count, kThreads, kThreads * sizeof(double)>>>(pde, layout, q, patchLambda);
+  rusanov_kernels::patchMaxEigenvalues<PDE><<<count, kThreads, kThreads * sizeof(double)>>>(
+      pde, layout, q, patchLambda, keptFrom, keptLambda);
   TESSERA_GPU_CHECK_LAUNCH();
 }
 

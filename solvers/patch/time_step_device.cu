@@ -46,13 +46,32 @@ __global__ void __launch_bounds__(kTimeStepThreads)
 } // namespace
 
 template <int Dim>
+DeviceTimeStep<Dim>::DeviceTimeStep() : result_(2, MemorySpace::Device), arrived_(2) {
+  gpuEvent_t copied;
+  TESSERA_GPU_CHECK(gpuEventCreateWithFlags(&copied, gpuEventDisableTiming));
+  copied_ = static_cast<void*>(copied);
+}
+
+template <int Dim>
+DeviceTimeStep<Dim>::~DeviceTimeStep() {
+  (void)gpuEventDestroy(static_cast<gpuEvent_t>(copied_)); // nothing to do about a failure
+}
+
+template <int Dim>
 double DeviceTimeStep<Dim>::operator()(double cfl, const double* patchLambda,
-                                       const PatchGeometry<Dim>* geometry, int numPatches) {
+                                       const PatchGeometry<Dim>* geometry, int numPatches,
+                                       const std::function<void()>& beside) {
   smallestStepKernel<Dim>
       <<<1, kTimeStepThreads>>>(patchLambda, geometry, numPatches, result_.data());
   TESSERA_GPU_CHECK_LAUNCH();
-  double result[2];
-  copyBytes(result, MemorySpace::Host, result_.data(), MemorySpace::Device, sizeof(result));
+  double* const result = arrived_.data();
+  TESSERA_GPU_CHECK(
+      gpuMemcpyAsync(result, result_.data(), 2 * sizeof(double), gpuMemcpyDeviceToHost, 0));
+  const auto copied = static_cast<gpuEvent_t>(copied_);
+  TESSERA_GPU_CHECK(gpuEventRecord(copied, 0));
+  if (beside)
+    beside();
+  TESSERA_GPU_CHECK(gpuEventSynchronize(copied));
   if (result[1] == 0.0 && std::isfinite(result[0]))
     return cfl * result[0];
   // The error path: the host twin finds the patch and says what is wrong with it.

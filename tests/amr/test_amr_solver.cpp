@@ -1,6 +1,7 @@
 // The adaptive solver: regridding moves data without changing any total; with the mesh following
 // a moving pulse, a closed domain conserves mass, momentum and energy over 1000 steps; 2:1 balance
 // holds after every adapt.
+#include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
 #include <vector>
@@ -109,6 +110,31 @@ TEST(AmrSolver, ARegridAdaptsToFlagsOfTheStepBeforeIt) {
   every61.advance(every61.stableDt());
   EXPECT_EQ(every61.forest().leaves(), before.forest().leaves());
   EXPECT_FALSE(every61.pendingFlags());
+}
+
+// A regrid's copied patches keep the eigenvalues the step computed; only the refined and coarsened
+// ones are computed again: every patch's equals what a pass over the whole new state gives.
+TEST(AmrSolver, ARegridKeepsTheEigenvaluesOfThePatchesItCopies) {
+  auto amr = pulseInPeriodicBox<2>(0);
+  const EulerPulse<2> ic = movingPulse<2>();
+  amr.initialise([&](const auto&, const auto&) { return ic; });
+  const auto before = amr.forest().leaves();
+  for (int s = 0; s < 60; ++s)
+    amr.advance(amr.stableDt());
+  ASSERT_TRUE(amr.regrid()) << "the pulse must have moved off its mesh";
+  const auto& after = amr.forest().leaves();
+  int kept = 0;
+  for (const auto& leaf : after)
+    kept += int(std::find(before.begin(), before.end(), leaf) != before.end());
+  ASSERT_GT(kept, 0);
+  ASSERT_LT(kept, int(after.size())) << "the regrid must refine or coarsen some patches";
+
+  const std::vector<double> carried = amr.solver().patchEigenvalues();
+  // restore() computes every patch's eigenvalue from the state.
+  PatchStore<2> state(amr.solver().layout(), amr.solver().numPatches(), MemorySpace::Host);
+  state.copyPatchesFrom(amr.solver().hostState(), amr.solver().numPatches());
+  amr.solver().restore(state, amr.solver().time(), amr.solver().step());
+  EXPECT_EQ(carried, amr.solver().patchEigenvalues());
 }
 
 } // namespace

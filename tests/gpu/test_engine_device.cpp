@@ -84,6 +84,25 @@ TEST_F(EngineDevice, PhaseClockTimesDevicePhasesByEvents) {
   }
   moved.settle();
   EXPECT_GT(moved.seconds(0), before);
+
+  // settle(mark) reads the phases ended before the mark only: one ended after it stays pending
+  // (the device may still run it) until a later settle.
+  const double zero = moved.seconds(0), two = moved.seconds(2);
+  {
+    auto t = moved.phase(0);
+    test::fillWithDeviceLoop(data.data(), patches, cells);
+  }
+  const std::size_t mark = moved.mark();
+  {
+    auto t = moved.phase(2);
+    for (int i = 0; i < 10; ++i)
+      test::fillWithDeviceLoop(data.data(), patches, cells);
+  }
+  moved.settle(mark);
+  EXPECT_GT(moved.seconds(0), zero);
+  EXPECT_EQ(moved.seconds(2), two);
+  moved.settle();
+  EXPECT_GT(moved.seconds(2), two);
 }
 
 // The host clock's reading when the device reaches a point of its work: host work shorter than

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <gtest/gtest.h>
 #include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -153,6 +154,28 @@ void expectEigenvaluesMatchHost(const PDE& pde, const Initial& ic, int n) {
   const auto all = toHost(dLambda);
   for (int p = 0; p < numPatches; ++p)
     expectClose(all[p], hostLambda[p], hostLambda[p], "eigenvalue of patch", p);
+
+  // A remesh's: every third patch is computed, the others keep the eigenvalue of the patch they
+  // copy (here the next patch's, of made-up values), on both sides.
+  std::vector<int> keptFrom(numPatches);
+  std::vector<double> old(numPatches), hostKept(numPatches, kNaN);
+  for (int p = 0; p < numPatches; ++p) {
+    keptFrom[p] = p % 3 == 0 ? -1 : (p + 1) % numPatches;
+    old[p] = 100.0 + p;
+  }
+  maxEigenvaluesHost(pde, layout, numPatches, filled.q.data(), hostKept.data(),
+                     std::span<const int>(keptFrom), old.data());
+  const DeviceArray<int> dKeptFrom = toDevice(keptFrom);
+  const DeviceArray<double> dOld = toDevice(old);
+  dLambda.copyFromHost(std::vector<double>(numPatches, kNaN));
+  maxEigenvaluesDevice(pde, layout, numPatches, dq.data(), dLambda.data(), dKeptFrom.data(),
+                       dOld.data());
+  const auto kept = toHost(dLambda);
+  for (int p = 0; p < numPatches; ++p) {
+    const double expected = p % 3 == 0 ? hostLambda[p] : old[(p + 1) % numPatches];
+    EXPECT_EQ(hostKept[p], expected) << "host, patch " << p;
+    expectClose(kept[p], expected, expected, "kept or computed eigenvalue of patch", p);
+  }
 }
 
 template <int Dim>

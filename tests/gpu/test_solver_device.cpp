@@ -273,6 +273,15 @@ TEST(SolverDevice, TimeStepMatchesTheHostTwin) {
   DeviceTimeStep<3> timeStep;
   EXPECT_EQ(timeStep(0.3, dLambda.data(), dGeometry.data(), grid.numPatches()),
             stableTimeStep<3>(0.3, lambda, std::span<const PatchGeometry<3>>(geometry)));
+  // Work given to run beside the reduction runs before dt comes back; device work it launches may
+  // write what the reduction read (it follows the reduction on the stream).
+  bool ranBeside = false;
+  const double dt = timeStep(0.3, dLambda.data(), dGeometry.data(), grid.numPatches(), [&] {
+    ranBeside = true;
+    dLambda.copyFromHost(std::vector<double>(lambda.size(), 1e-30));
+  });
+  EXPECT_TRUE(ranBeside);
+  EXPECT_EQ(dt, stableTimeStep<3>(0.3, lambda, std::span<const PatchGeometry<3>>(geometry)));
 }
 
 } // namespace
