@@ -1,5 +1,6 @@
 #include "engine/memory.hpp"
 
+#include <bit>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -70,6 +71,14 @@ std::size_t deviceFreeBytes() {
 #endif
 }
 
+std::size_t pooledAllocationBytes(std::size_t bytes) {
+  constexpr std::size_t kRoundedFrom = std::size_t(1) << 20;
+  if (bytes < kRoundedFrom)
+    return bytes;
+  const std::size_t quarter = (std::size_t(1) << (std::bit_width(bytes) - 1)) / 4;
+  return (bytes + quarter - 1) / quarter * quarter;
+}
+
 void* allocateBytes(std::size_t bytes, MemorySpace space) {
   if (bytes == 0)
     return nullptr;
@@ -83,7 +92,7 @@ void* allocateBytes(std::size_t bytes, MemorySpace space) {
 #if TESSERA_HAS_DEVICE
   keepFreedDeviceMemoryPooled();
   void* p = nullptr;
-  TESSERA_GPU_CHECK(gpuMallocAsync(&p, bytes, 0));
+  TESSERA_GPU_CHECK(gpuMallocAsync(&p, pooledAllocationBytes(bytes), 0));
   return p;
 #else
   noDeviceInThisBuild();

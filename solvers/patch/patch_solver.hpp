@@ -153,8 +153,11 @@ public:
   }
 
   // The state of the patches after an adapt, moved from the current one by the remap plan (one
-  // new patch per operation; the current halos must be filled), where the state lives.
-  PatchStore<kDim> remapped(const std::vector<RemapOp<kDim>>& remap) const {
+  // new patch per operation; the current halos must be filled), where the state lives. The
+  // stages' stores are given up first: the new state takes their memory from the pool (the next
+  // step makes them again).
+  PatchStore<kDim> remapped(const std::vector<RemapOp<kDim>>& remap) {
+    releaseStageStores();
     PatchStore<kDim> fresh(layout_, int(remap.size()), space_);
     backend_->remap(remap, current_.data(), fresh.data());
     return fresh;
@@ -281,6 +284,7 @@ public:
   // refluxes with its weight.
   void advance(double dt) {
     const RungeKutta& rk = scheme_.integrator;
+    makeStageStores();
     std::optional<UpdateCriterion> flagging;
     if (nextStepCriterion_)
       flagging = UpdateCriterion{*nextStepCriterion_, stepFlags_.data()};
@@ -573,9 +577,7 @@ private:
     nextStepCriterion_.reset();
     stepFlagsReady_ = false;
     ranks_ = mpi::rankCount(ghosts_.comm);
-    next_ = PatchStore<kDim>(layout_, storedPatches(), space_);
-    if (scheme_.integrator.stages > 2)
-      third_ = PatchStore<kDim>(layout_, storedPatches(), space_);
+    releaseStageStores(); // the next step makes them, after the old state is freed
     patchLambda_ = DeviceArray<double>(numPatches(), space_);
     const FluxRegisterLayout<kDim> registers{layout_.cellsPerAxis, PDE::kNumVars};
     const bool keepsFluxes = !refluxPlan_.empty() || ghosts_.exchangeFluxes;
@@ -618,6 +620,18 @@ private:
       return;
     auto t = clock_.phase(kHaloPhase);
     fillCurrentHalos(HaloCells::ReadByKernels);
+  }
+
+  // The stores the stages write (the state's size), made where a remesh released them.
+  void makeStageStores() {
+    if (next_.numPatches() != storedPatches())
+      next_ = PatchStore<kDim>(layout_, storedPatches(), space_);
+    if (scheme_.integrator.stages > 2 && third_.numPatches() != storedPatches())
+      third_ = PatchStore<kDim>(layout_, storedPatches(), space_);
+  }
+  void releaseStageStores() {
+    next_ = PatchStore<kDim>(layout_, 0, space_);
+    third_ = PatchStore<kDim>(layout_, 0, space_);
   }
 
   void forgetHalos() {
