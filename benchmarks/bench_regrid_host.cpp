@@ -6,6 +6,7 @@
 // and with the flags a criterion leaves between the blast's regrids; the reflux plan; and the whole
 // host part of a regrid that changes the mesh, phase by phase. Counters: leaves, and the plan's
 // operations (or the phases' milliseconds).
+#include <algorithm>
 #include <benchmark/benchmark.h>
 #include <chrono>
 #include <cmath>
@@ -15,6 +16,7 @@
 
 #include "amr/forest.hpp"
 #include "amr/forest_patches.hpp"
+#include "amr/refinement_buffer.hpp"
 #include "patches/face_links.hpp"
 #include "patches/halo_planner.hpp"
 #include "patches/remap_plan.hpp"
@@ -185,6 +187,26 @@ void BM_RegridThatChangesTheMesh(benchmark::State& state) {
   state.counters["changed"] = double(changed) / double(state.iterations());
 }
 BENCHMARK(BM_RegridThatChangesTheMesh)->Unit(benchmark::kMillisecond);
+
+// The refinement buffer (amr::leavesTouchingRefinement, AmrSolver's bufferRefinement) with the
+// flags of a shell that moved by half a finest patch: the leaves touching those that refine.
+void BM_RefinementBuffer(benchmark::State& state) {
+  const amr::Forest<3>& forest = blastForest();
+  const std::vector<amr::AdaptFlag> flags = shellFlags(forest, 0.6 + 0.5 / (4 << kFinest));
+  const std::vector<PatchPlacement<3>> placed = amr::placementsWithGhosts(forest);
+  const PlacementIndex<3> index(placed);
+  std::size_t touching = 0;
+  for (auto _ : state) {
+    const std::vector<unsigned char> marks = amr::leavesTouchingRefinement<3>(
+        placed, index, flags, int(placed.size()), forest.treesPerAxis(), forest.periodic());
+    touching = std::size_t(std::count(marks.begin(), marks.end(), 1));
+  }
+  state.counters["leaves"] = double(placed.size());
+  state.counters["refining"] =
+      double(std::count(flags.begin(), flags.end(), amr::AdaptFlag::Refine));
+  state.counters["touching"] = double(touching);
+}
+BENCHMARK(BM_RefinementBuffer)->Unit(benchmark::kMillisecond);
 
 } // namespace
 } // namespace tessera

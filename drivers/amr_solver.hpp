@@ -38,7 +38,7 @@
 
 #include "amr/forest.hpp"
 #include "amr/forest_patches.hpp"
-#include "amr/neighbour_leaf.hpp"
+#include "amr/refinement_buffer.hpp"
 #include "amr/refinement_criteria.hpp"
 #include "drivers/regrid_times.hpp"
 #include "engine/device_reached.hpp"
@@ -432,18 +432,11 @@ private:
       return; // most regrids: no lookups to make
     const std::vector<PatchPlacement<kDim>> placements = amr::placementsWithGhosts(forest_);
     const PlacementIndex<kDim> index(placements);
-    const int owned = int(flags.size());
-    for (std::size_t p = 0; p < placements.size(); ++p) {
-      if (asked[p] != amr::AdaptFlag::Refine)
-        continue;
-      for (int n = 0; n < amr::kNeighbourDirections<kDim>; ++n) {
-        const std::optional<int> q =
-            amr::neighbourLeaf(index, placements[p].level, placements[p].index, n,
-                               forest_.treesPerAxis(), forest_.periodic());
-        if (q && *q >= 0 && *q < owned)
-          flags[*q] = amr::AdaptFlag::Refine;
-      }
-    }
+    const std::vector<unsigned char> touching = amr::leavesTouchingRefinement<kDim>(
+        placements, index, asked, int(flags.size()), forest_.treesPerAxis(), forest_.periodic());
+    for (std::size_t q = 0; q < flags.size(); ++q)
+      if (touching[q])
+        flags[q] = amr::AdaptFlag::Refine;
   }
 
   amr::Forest<kDim> forest_;

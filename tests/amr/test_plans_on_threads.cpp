@@ -8,6 +8,7 @@
 
 #include "amr/forest.hpp"
 #include "amr/forest_patches.hpp"
+#include "amr/refinement_buffer.hpp"
 
 namespace tessera::amr {
 namespace {
@@ -62,6 +63,67 @@ TEST(PlansOnThreads, EqualOneThreadsOperationForOperation3D) {
     EXPECT_TRUE(many.unread.ops == one.unread.ops) << threads << " threads";
     EXPECT_TRUE(many.reflux == one.reflux) << threads << " threads";
   }
+}
+
+// The refinement buffer's lookups on threads mark what one thread's mark; and the leaves marked
+// are those as fine as a refining leaf or coarser that touch it (checked by the leaves' boxes).
+TEST(PlansOnThreads, RefinementBufferEqualsOneThreadsAndTouchesTheRefiningLeaves3D) {
+  Forest<3> forest(MPI_COMM_WORLD, {{3, 2, 2}}, {{true, false, false}}, 0);
+  std::mt19937 random(5u);
+  for (int round = 0; round < 3; ++round) {
+    std::vector<AdaptFlag> flags(forest.leaves().size());
+    for (auto& f : flags)
+      f = random() % 3 == 0 ? AdaptFlag::Refine : AdaptFlag::Keep;
+    forest.adapt(flags, 0, 3);
+  }
+  const std::vector<PatchPlacement<3>> placed = placementsWithGhosts(forest);
+  const PlacementIndex<3> index(placed);
+  std::vector<AdaptFlag> asked(placed.size(), AdaptFlag::Keep);
+  for (auto& f : asked)
+    f = random() % 7 == 0 ? AdaptFlag::Refine : AdaptFlag::Coarsen;
+  const int owned = int(placed.size());
+  const auto on = [&](int threads) {
+    const int saved = omp_get_max_threads();
+    omp_set_num_threads(threads);
+    const std::vector<unsigned char> touching = leavesTouchingRefinement<3>(
+        placed, index, asked, owned, forest.treesPerAxis(), forest.periodic());
+    omp_set_num_threads(saved);
+    return touching;
+  };
+  const std::vector<unsigned char> one = on(1);
+  for (int threads : {2, 3, 8})
+    EXPECT_EQ(on(threads), one) << threads << " threads";
+
+  // A refining leaf's buffer is the leaves as fine as it or coarser whose boxes (in units of the
+  // finest cells, level 3) meet its closed box along every axis, along x also across the wrap
+  // (finer ones touching it refine no further for it).
+  const auto meets = [](int a0, int a1, int b0, int b1) { return a0 <= b1 && b0 <= a1; };
+  const int wrap = 3 << 3;
+  const auto buffers = [&](const PatchPlacement<3>& p, const PatchPlacement<3>& q) {
+    if (q.level > p.level)
+      return false;
+    for (int a = 0; a < 3; ++a) {
+      const int pw = 1 << (3 - p.level), qw = 1 << (3 - q.level);
+      const int p0 = p.index[a] * pw, p1 = p0 + pw, q0 = q.index[a] * qw, q1 = q0 + qw;
+      const bool met =
+          meets(p0, p1, q0, q1) ||
+          (a == 0 && (meets(p0, p1, q0 + wrap, q1 + wrap) || meets(p0, p1, q0 - wrap, q1 - wrap)));
+      if (!met)
+        return false;
+    }
+    return true;
+  };
+  int refining = 0, buffered = 0;
+  for (std::size_t q = 0; q < placed.size(); ++q) {
+    bool expected = false;
+    for (std::size_t p = 0; p < placed.size() && !expected; ++p)
+      expected = asked[p] == AdaptFlag::Refine && buffers(placed[p], placed[q]);
+    refining += asked[q] == AdaptFlag::Refine;
+    buffered += expected && asked[q] != AdaptFlag::Refine;
+    EXPECT_EQ(one[q] != 0, expected) << "leaf " << q;
+  }
+  ASSERT_GT(buffered, 10);
+  ASSERT_GT(refining, 10);
 }
 
 } // namespace
