@@ -73,10 +73,15 @@ void refuseIfTooLarge(const io::Config& cfg, const PatchRunSize& size, MPI_Comm 
                             " cells with their halo, from mesh.patches, mesh.cells_per_patch and "
                             "amr.min_level";
   if (size.space == MemorySpace::Device) {
-    // On the device: the state and the stages' copies (the output's copy stays on the host).
-    PatchRunSize onDevice = size;
-    onDevice.stateCopies = size.stateCopies - 1;
-    const double neededOnDevice = patchRunBytes(onDevice) / ranks;
+    // On the device: the state and the stages' copies (the output's copy stays on the host), each
+    // a rank's patches in one allocation, which the pool rounds up (pooledAllocationBytes).
+    const double patchesPerRank = size.patches / ranks;
+    const double storeBytes = patchesPerRank * size.storedCells * size.numVars * sizeof(double);
+    const double pooled = storeBytes < 0x1p62 // beyond, far more than any device anyway
+                              ? double(pooledAllocationBytes(std::size_t(storeBytes)))
+                              : storeBytes;
+    const double neededOnDevice =
+        (size.stateCopies - 1) * pooled + patchesPerRank * kBytesPerPatchBesidesState;
     const double availableOnDevice = availableDeviceBytesPerRank(comm);
     if (neededOnDevice > availableOnDevice)
       cfg.fail(io::ConfigErrorKind::OutOfRange, "mesh.patches",
