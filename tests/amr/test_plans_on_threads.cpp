@@ -36,17 +36,21 @@ Plans<Dim> plansOn(int threads, const Forest<Dim>& forest, const PatchLayout<Dim
   return plans;
 }
 
-TEST(PlansOnThreads, EqualOneThreadsOperationForOperation3D) {
-  // Periodic in x (links across the wrap are not links; the reflux plan wraps), refined at random
-  // three times so that every kind of face and a few hundred patches are there.
-  Forest<3> forest(MPI_COMM_WORLD, {{3, 2, 2}}, {{true, false, false}}, 0);
-  std::mt19937 random(11u);
+// 3 x 2 x 2 trees, periodic in x (links across the wrap are not links; the reflux plan wraps),
+// refined at random three times so that every kind of face and a few hundred patches are there.
+void refineAtRandom(Forest<3>& forest, std::mt19937& random) {
   for (int round = 0; round < 3; ++round) {
     std::vector<AdaptFlag> flags(forest.leaves().size());
     for (auto& f : flags)
       f = random() % 3 == 0 ? AdaptFlag::Refine : AdaptFlag::Keep;
     forest.adapt(flags, 0, 3);
   }
+}
+
+TEST(PlansOnThreads, EqualOneThreadsOperationForOperation3D) {
+  Forest<3> forest(MPI_COMM_WORLD, {{3, 2, 2}}, {{true, false, false}}, 0);
+  std::mt19937 random(11u);
+  refineAtRandom(forest, random);
   ASSERT_GT(forest.leaves().size(), 200u);
   DomainBoundary<3> boundary = DomainBoundary<3>::all(BoundaryKind::Reflecting);
   boundary.kind[0] = {BoundaryKind::Periodic, BoundaryKind::Periodic};
@@ -70,12 +74,7 @@ TEST(PlansOnThreads, EqualOneThreadsOperationForOperation3D) {
 TEST(PlansOnThreads, RefinementBufferEqualsOneThreadsAndTouchesTheRefiningLeaves3D) {
   Forest<3> forest(MPI_COMM_WORLD, {{3, 2, 2}}, {{true, false, false}}, 0);
   std::mt19937 random(5u);
-  for (int round = 0; round < 3; ++round) {
-    std::vector<AdaptFlag> flags(forest.leaves().size());
-    for (auto& f : flags)
-      f = random() % 3 == 0 ? AdaptFlag::Refine : AdaptFlag::Keep;
-    forest.adapt(flags, 0, 3);
-  }
+  refineAtRandom(forest, random);
   const std::vector<PatchPlacement<3>> placed = placementsWithGhosts(forest);
   const PlacementIndex<3> index(placed);
   std::vector<AdaptFlag> asked(placed.size(), AdaptFlag::Keep);
