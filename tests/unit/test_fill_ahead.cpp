@@ -39,7 +39,7 @@ void expectTheFillComesWithDt(const PatchScheme& scheme) {
   int differ = 0;
   const auto& layout = ahead.layout();
   for (int p = 0; p < ahead.numPatches(); ++p)
-    for (int v = 0; v < 4; ++v)
+    for (int v = 0; v < Euler<2>::kNumVars; ++v)
       for (int n = 0; n < layout.interiorCells(); ++n) {
         const CellIndex<2> c = layout.interiorCell(n);
         differ += int(ahead.hostState().at(p, v, c) != itself.hostState().at(p, v, c));

@@ -28,6 +28,11 @@ double smallestOverRanks(double value, MPI_Comm comm) {
   return value;
 }
 
+// One copy of one patch's state, halo included.
+double stateBytesPerPatch(const PatchRunSize& size) {
+  return size.storedCells * size.numVars * sizeof(double);
+}
+
 } // namespace
 
 std::string gigabytes(double bytes) {
@@ -37,8 +42,7 @@ std::string gigabytes(double bytes) {
 }
 
 double patchRunBytes(const PatchRunSize& size) {
-  return size.patches * (size.storedCells * size.numVars * sizeof(double) * size.stateCopies +
-                         kBytesPerPatchBesidesState);
+  return size.patches * (stateBytesPerPatch(size) * size.stateCopies + kBytesPerPatchBesidesState);
 }
 
 double availableBytesPerRank(MPI_Comm comm) {
@@ -76,7 +80,7 @@ void refuseIfTooLarge(const io::Config& cfg, const PatchRunSize& size, MPI_Comm 
     // On the device: the state and the stages' copies (the output's copy stays on the host), each
     // a rank's patches in one allocation, which the pool rounds up (pooledAllocationBytes).
     const double patchesPerRank = size.patches / ranks;
-    const double storeBytes = patchesPerRank * size.storedCells * size.numVars * sizeof(double);
+    const double storeBytes = patchesPerRank * stateBytesPerPatch(size);
     const double pooled = storeBytes < 0x1p62 // beyond, far more than any device anyway
                               ? double(pooledAllocationBytes(std::size_t(storeBytes)))
                               : storeBytes;
