@@ -4,6 +4,7 @@
 // rusanovFaceFlux takes the physical fluxes and eigenvalues already evaluated, so that a line
 // sweep evaluates them once per cell rather than once per face side.
 #include "engine/backend.hpp"
+#include "physics/axis_flux.hpp"
 #include "physics/conservation_law.hpp"
 
 namespace tessera {
@@ -17,6 +18,29 @@ TESSERA_INLINE Vec<double, N> rusanovFaceFlux(const Vec<double, N>& qL, const Ve
   for (int v = 0; v < N; ++v)
     F[v] = 0.5 * (fL[v] + fR[v]) - 0.5 * s * (qR[v] - qL[v]);
   return F;
+}
+
+// A state's flux and largest eigenvalue along one axis, and along every axis: the system's
+// axisFlux and axisFluxes where it has them (physics/axis_flux.hpp), flux and maxEigenvalue else.
+template <ConservationLaw PDE>
+TESSERA_INLINE AxisFlux<typename PDE::State> axisFluxOf(const PDE& pde,
+                                                        const typename PDE::State& q, int axis) {
+  if constexpr (requires { pde.axisFlux(q, axis); })
+    return pde.axisFlux(q, axis);
+  else
+    return {pde.flux(q, axis), pde.maxEigenvalue(q, axis)};
+}
+template <ConservationLaw PDE>
+TESSERA_INLINE Vec<AxisFlux<typename PDE::State>, PDE::kDim>
+axisFluxesOf(const PDE& pde, const typename PDE::State& q) {
+  if constexpr (requires { pde.axisFluxes(q); }) {
+    return pde.axisFluxes(q);
+  } else {
+    Vec<AxisFlux<typename PDE::State>, PDE::kDim> all;
+    for (int a = 0; a < PDE::kDim; ++a)
+      all[a] = axisFluxOf(pde, q, a);
+    return all;
+  }
 }
 
 template <ConservationLaw PDE>

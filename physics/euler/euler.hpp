@@ -9,6 +9,7 @@
 #include "engine/arithmetic.hpp"
 #include "engine/backend.hpp"
 #include "engine/small_vector.hpp"
+#include "physics/axis_flux.hpp"
 #include "physics/wave_speeds.hpp"
 
 namespace tessera {
@@ -45,15 +46,7 @@ struct Euler {
 
   TESSERA_INLINE State flux(const State& q, int axis) const {
     const double invRho = reciprocal(q[kDensity]);
-    const double un = q[kMomentum + axis] * invRho;
-    const double p = pressure(q, invRho);
-    State f;
-    f[kDensity] = q[kMomentum + axis];
-    for (int a = 0; a < Dim; ++a)
-      f[kMomentum + a] = q[kMomentum + a] * un;
-    f[kMomentum + axis] += p;
-    f[kEnergy] = (q[kEnergy] + p) * un;
-    return f;
+    return flux(q, axis, invRho, pressure(q, invRho));
   }
 
   // Eigenvalues along an axis are u_n - c, u_n (Dim times) and u_n + c.
@@ -61,6 +54,24 @@ struct Euler {
     const double invRho = reciprocal(q[kDensity]);
     return std::fabs(q[kMomentum + axis] * invRho) +
            squareRoot(gamma * pressure(q, invRho) * invRho);
+  }
+
+  // Flux and largest eigenvalue together (physics/axis_flux.hpp), along one axis and along every
+  // axis: one division, one pressure and one square root for all, where separate calls take one
+  // each per flux and per eigenvalue (the device's division and root are not shared between
+  // calls by the compiler). The same operations in the same order as flux and maxEigenvalue.
+  TESSERA_INLINE AxisFlux<State> axisFlux(const State& q, int axis) const {
+    const double invRho = reciprocal(q[kDensity]), p = pressure(q, invRho);
+    const double c = squareRoot(gamma * p * invRho);
+    return {flux(q, axis, invRho, p), std::fabs(q[kMomentum + axis] * invRho) + c};
+  }
+  TESSERA_INLINE Vec<AxisFlux<State>, Dim> axisFluxes(const State& q) const {
+    const double invRho = reciprocal(q[kDensity]), p = pressure(q, invRho);
+    const double c = squareRoot(gamma * p * invRho);
+    Vec<AxisFlux<State>, Dim> all;
+    for (int a = 0; a < Dim; ++a)
+      all[a] = {flux(q, a, invRho, p), std::fabs(q[kMomentum + a] * invRho) + c};
+    return all;
   }
 
   // The slowest and fastest eigenvalues along an axis, u_n - c and u_n + c (the HLL family's
@@ -138,6 +149,18 @@ struct Euler {
       return {"density", "velocity_x", "velocity_y", "pressure"};
     else
       return {"density", "velocity_x", "velocity_y", "velocity_z", "pressure"};
+  }
+
+private:
+  TESSERA_INLINE State flux(const State& q, int axis, double invRho, double p) const {
+    const double un = q[kMomentum + axis] * invRho;
+    State f;
+    f[kDensity] = q[kMomentum + axis];
+    for (int a = 0; a < Dim; ++a)
+      f[kMomentum + a] = q[kMomentum + a] * un;
+    f[kMomentum + axis] += p;
+    f[kEnergy] = (q[kEnergy] + p) * un;
+    return f;
   }
 };
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <vector>
 
+#include "numerics/flux/rusanov.hpp"
 #include "physics/advection/advection.hpp"
 #include "physics/conservation_law.hpp"
 #include "physics/euler/euler.hpp"
@@ -69,6 +70,40 @@ TEST(Euler3D, FluxAndEigenvalueByHand) {
   EXPECT_DOUBLE_EQ(fz[4], 14.0);
   EXPECT_DOUBLE_EQ(pde.maxEigenvalue(q, 2), 2.0 + std::sqrt(5.0 / 3.0));
   EXPECT_DOUBLE_EQ(pde.maxEigenvalue(q, 0), 1.0 + std::sqrt(5.0 / 3.0));
+}
+
+// The same state: every axis's flux and largest eigenvalue at once (what the fused update asks of
+// each cell), by hand, and one axis's alone.
+TEST(Euler3D, AxisFluxesTogetherByHand) {
+  Euler<3> pde;
+  pde.gamma = 5.0 / 3.0;
+  const Euler<3>::State q = pde.toConserved({{1.0, 1.0, 2.0, 2.0, 1.0}});
+  const double c = std::sqrt(5.0 / 3.0);
+  const double byHand[3][5] = {{1.0, 2.0, 2.0, 2.0, 7.0},   // x: rho u, rho u^2 + p, ..., (E + p) u
+                               {2.0, 2.0, 5.0, 4.0, 14.0},  // y
+                               {2.0, 2.0, 4.0, 5.0, 14.0}}; // z
+  const double lambdaByHand[3] = {1.0 + c, 2.0 + c, 2.0 + c};
+  const auto all = axisFluxesOf(pde, q);
+  for (int axis = 0; axis < 3; ++axis) {
+    const auto one = axisFluxOf(pde, q, axis);
+    EXPECT_DOUBLE_EQ(all[axis].lambda, lambdaByHand[axis]) << "axis " << axis;
+    EXPECT_DOUBLE_EQ(one.lambda, lambdaByHand[axis]) << "axis " << axis;
+    for (int v = 0; v < 5; ++v) {
+      EXPECT_DOUBLE_EQ(all[axis].f[v], byHand[axis][v]) << "axis " << axis << ", variable " << v;
+      EXPECT_DOUBLE_EQ(one.f[v], byHand[axis][v]) << "axis " << axis << ", variable " << v;
+    }
+  }
+}
+
+// A system without axisFlux members gets flux and maxEigenvalue.
+TEST(Advection, AxisFluxesFromFluxAndEigenvalue) {
+  Advection<2> pde;
+  pde.velocity = {{0.5, -2.0}};
+  const auto all = axisFluxesOf(pde, {{3.0}});
+  EXPECT_DOUBLE_EQ(all[0].f[0], 1.5);
+  EXPECT_DOUBLE_EQ(all[1].f[0], -6.0);
+  EXPECT_DOUBLE_EQ(all[0].lambda, 0.5);
+  EXPECT_DOUBLE_EQ(all[1].lambda, 2.0);
 }
 
 // The flux Jacobian A = dF/dQ (central differences) has the eigenvalues u_n - c, u_n (Dim times)
