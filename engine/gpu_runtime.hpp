@@ -124,4 +124,37 @@ __device__ inline void gpuCopyAsyncCommit() {}
 template <int Pending>
 __device__ inline void gpuCopyAsyncWait() {}
 #endif
+
+// A block-wide barrier whose arrival and wait are apart: a thread arrives once its writes to
+// shared memory are done and waits before it reads the other threads', with work of its own in
+// between, so that the block's slowest warps hold the others less than at a __syncthreads. The
+// barrier lives in shared memory: one thread calls initialize with the block's thread count, then
+// the block meets a __syncthreads before the first arrive. CUDA uses cuda::barrier (the hardware's
+// barrier in shared memory on sm_80 and later); HIP waits at a __syncthreads.
+#if defined(TESSERA_BACKEND_CUDA)
+#include <cuda/barrier>
+class GpuSplitBarrier {
+  using Barrier = cuda::barrier<cuda::thread_scope_block>;
+
+public:
+  using Token = Barrier::arrival_token;
+  __device__ void initialize(int threads) { init(&barrier(), threads); }
+  __device__ Token arrive() { return barrier().arrive(); }
+  __device__ void wait(Token&& token) { barrier().wait(static_cast<Token&&>(token)); }
+
+private:
+  // Raw storage, which a __shared__ variable may hold (a barrier has a constructor); initialize
+  // constructs the barrier in it.
+  __device__ Barrier& barrier() { return *reinterpret_cast<Barrier*>(storage_); }
+  alignas(Barrier) unsigned char storage_[sizeof(Barrier)];
+};
+#else
+class GpuSplitBarrier {
+public:
+  struct Token {};
+  __device__ void initialize(int) {}
+  __device__ Token arrive() { return {}; }
+  __device__ void wait(Token&&) { __syncthreads(); }
+};
+#endif
 #endif

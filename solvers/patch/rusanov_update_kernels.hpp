@@ -45,6 +45,9 @@ struct MarchShape {
   // 512 resident threads per multiprocessor: at most 128 registers a thread, which the Euler
   // kernels need without spilling (768 threads, 80 registers, spilled and ran 25-30% slower).
   static constexpr int kMinBlocks = 512 / kThreads;
+  // Split barriers (see fusedRusanovMarch) where a block has eight warps or more: with two (8^3)
+  // they ran 5% slower on an H100, with four (2D) the same as plain ones.
+  static constexpr bool kSplitBarriers = kThreads >= 256;
 
   // Doubles of shared memory, all in plane cells: the state buffers, for each in-plane axis the
   // cells' physical fluxes and eigenvalues along it and the face fluxes below the cells; with a
@@ -88,22 +91,13 @@ __device__ inline void copyStateAsync(const double* at, std::size_t varStride, d
     gpuCopyAsync(array + v * PlaneCells + cell, at + v * varStride);
 }
 
-// A cell's physical flux and eigenvalue along one axis.
-template <class PDE>
-struct AxisFlux {
-  typename PDE::State f;
-  double lambda;
-};
-
-// One cell's physical flux and eigenvalue along Axis, stored into the shared arrays of that axis
-// and returned.
-template <int Axis, class PDE, int PlaneCells>
-__device__ inline AxisFlux<PDE> storeAxis(const PDE& pde, const typename PDE::State& s,
-                                          double* flux, double* lambda, int cell) {
-  const AxisFlux<PDE> a{pde.flux(s, Axis), pde.maxEigenvalue(s, Axis)};
+// One cell's physical flux and eigenvalue along an axis, stored into the shared arrays of that
+// axis.
+template <class PDE, int PlaneCells>
+__device__ inline void storeAxis(const AxisFlux<typename PDE::State>& a, double* flux,
+                                 double* lambda, int cell) {
   storeShared<PDE, PlaneCells>(a.f, flux, cell);
   lambda[cell] = a.lambda;
-  return a;
 }
 
 // The Rusanov flux of the face below `cell` along the in-plane axis whose cells lie `step` apart:
@@ -112,7 +106,7 @@ __device__ inline AxisFlux<PDE> storeAxis(const PDE& pde, const typename PDE::St
 template <class PDE, int PlaneCells>
 __device__ inline typename PDE::State
 lowerFace(const double* sq, const double* sf, const double* sl, double* faces, int cell, int step,
-          const typename PDE::State& s, const AxisFlux<PDE>& own) {
+          const typename PDE::State& s, const AxisFlux<typename PDE::State>& own) {
   const int below = cell - step;
   const auto face =
       rusanovFaceFlux(sharedState<PDE, PlaneCells>(sq, below), s,
@@ -152,19 +146,27 @@ __device__ inline void storeRegister(double* fluxRegister, std::size_t at, std::
 // planes arrive by asynchronous copies into a ring of shared plane buffers, kAhead planes ahead
 // of the one computed, so that many loads are in flight without holding registers; each thread
 // copies its own cell and, for ring threads, one halo ring cell of the plane. Per plane k:
-//  1. the cell's physical fluxes and eigenvalues along every axis (once per cell). The marching
-//     face k - 1/2 needs only the cell below (its state, marching flux and eigenvalue are kept in
-//     registers) and completes plane k - 1: Q_new = partial - r_m (F(k - 1/2) - F(k - 3/2)),
-//     written once, and its eigenvalue. The in-plane fluxes go to shared memory;
-//     ring threads do the same for their ring cell along the axis that needs it;
-//  2. after a barrier, each in-plane face is computed once: every cell its lower face along
-//     each in-plane axis, and the upper ring threads the tile's upper boundary faces; the faces
-//     go to shared memory;
-//  3. after a second barrier, the cell's upper faces are its neighbours' lower faces, giving plane
-//     k's partial update Q - r_x dF_x [- r_y dF_y] (the host's order of subtraction: x, y, then z).
+//  1. the cell's physical fluxes and eigenvalues along every axis (once per cell); the in-plane
+//     ones go to shared memory, and ring threads do the same for their ring cell along the axis
+//     that needs it. Between arriving at the first barrier and waiting there, the marching face
+//     k - 1/2, which needs only the cell below (its state, marching flux and eigenvalue are kept
+//     in registers);
+//  2. after the first barrier, each in-plane face is computed once: every cell its lower face
+//     along each in-plane axis, and the upper ring threads the tile's upper boundary faces; the
+//     faces go to shared memory. Between arriving at the second barrier and waiting there, the
+//     marching face completes plane k - 1: Q_new = partial - r_m (F(k - 1/2) - F(k - 3/2)),
+//     written once, and its eigenvalue;
+//  3. after the second barrier, the cell's upper faces are its neighbours' lower faces, giving
+//     plane k's partial update Q - r_x dF_x [- r_y dF_y] (the host's order: x, y, then z).
+// Where MarchShape::kSplitBarriers and without a criterion, the barriers are split
+// (GpuSplitBarrier): the work between a thread's arrival and its wait reads and writes only its
+// registers and global memory, and takes some of the time that the ring threads' extra fluxes
+// and faces keep the other warps waiting (3D 16^3: 58.9% of the copy against 57.2% with plain
+// barriers on an H100, benchmarks/RESULTS.md). Otherwise both parts of the marching face come
+// before the first barrier, so that little stays live across the barriers.
 // The next plane's fluxes and faces may overwrite this plane's at once: each is read only between
 // the two barriers that follow its write. The state buffer refilled at plane k held plane k - 1,
-// which every thread finished reading before the second barrier of plane k - 1.
+// which every thread finished reading before it arrived at the second barrier of plane k - 1.
 // Halo cells of a linked face (faceLinks, patches/face_links.hpp) come from the neighbour's
 // interior instead: the kernel reads no edge or corner halo cell, so those are all it needs.
 //
@@ -250,6 +252,15 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
   // Where each face's halo cells are read, for each of the block's patches: faceLinkShift.
   __shared__ std::ptrdiff_t linkShift[Shape::kPatchesPerBlock][2 * kDim];
   loadBlockLinkShifts<kDim>(linkShift, layout, faceLinks, patches, numPatches, Shape::kThreads);
+  // The two barriers of each plane: after the cells' fluxes, after the faces (see above). With
+  // the criterion, the registers its quantities take leave none for work between arrival and
+  // wait (it spilled 56 bytes a thread and ran 30% slower).
+  constexpr bool kSplit = Shape::kSplitBarriers && !Flags;
+  __shared__ GpuSplitBarrier fluxesStored, facesStored;
+  if (kSplit && tid == 0) {
+    fluxesStored.initialize(Shape::kThreads);
+    facesStored.initialize(Shape::kThreads);
+  }
   __syncthreads();
   const int ownRow = kDim == 3 ? 0 : row, ringOwnRow = kDim == 3 ? 0 : ringRow;
 
@@ -298,9 +309,8 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
     for (int p = -1; p < kAhead; ++p)
       copyPlane(p);
     gpuCopyAsyncWait<kAhead>();
-    State below = sharedState<PDE, kCells>(planeBuffer(-1), cell);
-    State fmBelow = pde.flux(below, kMarch), faceBelow{}, partialBelow{};
-    double lmBelow = pde.maxEigenvalue(below, kMarch);
+    State below = sharedState<PDE, kCells>(planeBuffer(-1), cell), faceBelow{}, partialBelow{};
+    AxisFlux<State> mBelow = axisFluxOf(pde, below, kMarch);
     // The indicator of the column's cell at plane k, its neighbours in the quantity planes (only
     // the column's own cell on the planes above and below).
     const auto indicatorAt = [&](int k) {
@@ -320,48 +330,62 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
       const double* const sq = planeBuffer(k);
       const State s = sharedState<PDE, kCells>(sq, cell);
 
-      // The marching face k - 1/2 needs no other thread: it completes plane k - 1 (or is the
-      // patch's lower face) before the barrier, so that little stays live across it.
-      const State fm = pde.flux(s, kMarch);
-      const double lm = pde.maxEigenvalue(s, kMarch);
-      const State face = rusanovFaceFlux(below, s, fmBelow, fm, lmBelow, lm);
-      if (k > 0)
-        lambda = columnCellMax<kDim>(lambda,
-                                     completeCell(pde, partialBelow, face, faceBelow, rm,
-                                                  columnNew + k * planeStride, vs, writes),
-                                     refluxed, N, i, j, k - 1);
-      else if (registersFace(registered, 2 * kMarch))
-        storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 0, 0, marchFace), regVar, false,
-                           face, face);
-      faceBelow = face;
-      below = s;
-      fmBelow = fm;
-      lmBelow = lm;
-      const auto ownX = storeAxis<0, PDE, kCells>(pde, s, sfx, slx, cell);
-      AxisFlux<PDE> ownY{};
+      // Every axis's flux and eigenvalue of the cell at once: they share its primitive variables.
+      const auto own = axisFluxesOf(pde, s);
+      // The marching face k - 1/2 needs only the cell below; it completes plane k - 1 (or is the
+      // patch's lower face).
+      State face;
+      const auto marchingFace = [&] {
+        face =
+            rusanovFaceFlux(below, s, mBelow.f, own[kMarch].f, mBelow.lambda, own[kMarch].lambda);
+      };
+      const auto completeBelow = [&] {
+        if (k > 0)
+          lambda = columnCellMax<kDim>(lambda,
+                                       completeCell(pde, partialBelow, face, faceBelow, rm,
+                                                    columnNew + k * planeStride, vs, writes),
+                                       refluxed, N, i, j, k - 1);
+        else if (registersFace(registered, 2 * kMarch))
+          storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 0, 0, marchFace), regVar, false,
+                             face, face);
+        faceBelow = face;
+        below = s;
+        mBelow = own[kMarch];
+      };
+      if constexpr (!kSplit) { // before the barrier, so that little stays live across it
+        marchingFace();
+        completeBelow();
+      }
+      storeAxis<PDE, kCells>(own[0], sfx, slx, cell);
       if constexpr (kDim == 3)
-        ownY = storeAxis<1, PDE, kCells>(pde, s, sfy, sly, cell);
+        storeAxis<PDE, kCells>(own[1], sfy, sly, cell);
       if (ringThread) {
         const auto ringState = sharedState<PDE, kCells>(sq, ringCell);
         if (ringAxis == 0)
-          storeAxis<0, PDE, kCells>(pde, ringState, sfx, slx, ringCell);
+          storeAxis<PDE, kCells>(axisFluxOf(pde, ringState, 0), sfx, slx, ringCell);
         else if constexpr (kDim == 3)
-          storeAxis<1, PDE, kCells>(pde, ringState, sfy, sly, ringCell);
+          storeAxis<PDE, kCells>(axisFluxOf(pde, ringState, 1), sfy, sly, ringCell);
         if constexpr (Flags)
           quantities(k)[ringCell] = criterionValue(pde, criterion, ringState);
       }
       if constexpr (Flags)
         quantities(k)[cell] = criterionValue(pde, criterion, s);
-      __syncthreads();
+      if constexpr (kSplit) { // the marching face while the ring threads compute their fluxes
+        auto arrival = fluxesStored.arrive();
+        marchingFace();
+        fluxesStored.wait(static_cast<GpuSplitBarrier::Token&&>(arrival));
+      } else {
+        __syncthreads();
+      }
       if constexpr (Flags) {
         if (k > 0)
           largestIndicator = std::fmax(largestIndicator, indicatorAt(k - 1));
       }
 
-      const State xBelow = lowerFace<PDE, kCells>(sq, sfx, slx, sgx, cell, 1, s, ownX);
+      const State xBelow = lowerFace<PDE, kCells>(sq, sfx, slx, sgx, cell, 1, s, own[0]);
       State yBelow{};
       if constexpr (kDim == 3)
-        yBelow = lowerFace<PDE, kCells>(sq, sfy, sly, sgy, cell, kPitch, s, ownY);
+        yBelow = lowerFace<PDE, kCells>(sq, sfy, sly, sgy, cell, kPitch, s, own[1]);
       if (upperRing) { // the ring cell's flux along its axis is back in shared memory
         const auto ringState = sharedState<PDE, kCells>(sq, ringCell);
         if (ringAxis == 0)
@@ -371,7 +395,13 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
           lowerFace<PDE, kCells>(sq, sfy, sly, sgy, ringCell, kPitch, ringState,
                                  {sharedState<PDE, kCells>(sfy, ringCell), sly[ringCell]});
       }
-      __syncthreads();
+      if constexpr (kSplit) { // plane k - 1 completed while the ring threads compute their faces
+        auto arrival = facesStored.arrive();
+        completeBelow();
+        facesStored.wait(static_cast<GpuSplitBarrier::Token&&>(arrival));
+      } else {
+        __syncthreads();
+      }
 
       const State xAbove = sharedState<PDE, kCells>(sgx, cell + 1);
       for (int v = 0; v < kVars; ++v)
@@ -399,8 +429,9 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
       largestIndicator = std::fmax(largestIndicator, indicatorAt(N - 1));
       __syncthreads(); // the next tile's planes take the quantity planes
     }
-    const State face = rusanovFaceFlux(below, above, fmBelow, pde.flux(above, kMarch), lmBelow,
-                                       pde.maxEigenvalue(above, kMarch));
+    const auto mAbove = axisFluxOf(pde, above, kMarch);
+    const State face =
+        rusanovFaceFlux(below, above, mBelow.f, mAbove.f, mBelow.lambda, mAbove.lambda);
     lambda = columnCellMax<kDim>(lambda,
                                  completeCell(pde, partialBelow, face, faceBelow, rm,
                                               columnNew + N * planeStride, vs, writes),
