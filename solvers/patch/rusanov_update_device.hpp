@@ -7,6 +7,14 @@
 // its halo is read once, the update written once, and the largest eigenvalue of the new state
 // reduced to one value per patch; no temporaries in global memory. The host twin is
 // rusanovUpdateHost (rusanov_update_host.hpp).
+//
+// Each row of the new state also gets its two x halo cells written, with copies of the row's
+// first and last cells (the values a zero-gradient boundary would give them). Without them a
+// row's 128 bytes (N = 16) fill three of the five 32-byte sectors they touch and part of the
+// other two, and the L2 reads each part-written sector from DRAM before writing it back: 1.28
+// instead of 1.05 GB read per launch on 4352 patches of 16^3, the update 12% slower on an H100
+// (benchmarks/RESULTS.md). Every reader of a halo gets it from a fill or reads the neighbour
+// through a face link first, so the copies are never read as halo values.
 #include "patches/face_links.hpp"
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
@@ -15,7 +23,8 @@
 namespace tessera {
 
 // One fused step over patches 0 .. numPatches - 1, or over the numPatches patches listed in
-// `patches` (the others untouched). All pointers are device pointers: the state q (halos filled,
+// `patches` (the others untouched): the interior of qNew and its rows' x halo cells (see above).
+// All pointers are device pointers: the state q (halos filled,
 // a halo of width >= 1, of which the kernel reads width 1) and qNew laid out as layout says, one
 // geometry and one eigenvalue per patch, and optionally a flux register (FluxRegisterLayout, one
 // block per patch) that receives the fluxes of the updated patches' boundary faces.

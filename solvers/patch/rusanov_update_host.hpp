@@ -236,17 +236,26 @@ double updatePatch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
       }
   sweepX(pde, layout, q, qNew, dt / geometry.dx[0], scratch.rows[0], scratch.faces[0], nextQ,
          nextQNew, fluxRegister);
-  const double lambda =
-      sweepRows<1>(pde, layout, q, qNew, dt / geometry.dx[1], scratch, fluxRegister);
+  double lambda = sweepRows<1>(pde, layout, q, qNew, dt / geometry.dx[1], scratch, fluxRegister);
   if constexpr (PDE::kDim == 3)
-    return sweepRows<2>(pde, layout, q, qNew, dt / geometry.dx[2], scratch, fluxRegister);
+    lambda = sweepRows<2>(pde, layout, q, qNew, dt / geometry.dx[2], scratch, fluxRegister);
+  // Each row's x halo cells take copies of its first and last cells, as the device twin writes
+  // them (rusanov_update_device.hpp).
+  for (int v = 0; v < PDE::kNumVars; ++v)
+    for (int k = 0; k < planes; ++k)
+      for (int j = 0; j < n; ++j) {
+        double* const rowNew = qNew + v * vs + rowStart(layout, j, k);
+        rowNew[-1] = rowNew[0];
+        rowNew[n] = rowNew[n - 1];
+      }
   return lambda;
 }
 
 } // namespace detail
 
 // One fused step over all patches (one per geometry entry), or over the patches listed in
-// `patches` (the others untouched): q (with filled halos) -> qNew (interior), and patchLambda[p],
+// `patches` (the others untouched): q (with filled halos) -> qNew (interior, and each row's x halo
+// cells with copies of its first and last cells, as on the device), and patchLambda[p],
 // the largest eigenvalue of patch p's new state. With a flux register (FluxRegisterLayout, one
 // block per patch), the fluxes of every updated patch's boundary faces are left there for
 // refluxing.

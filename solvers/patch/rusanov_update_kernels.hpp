@@ -116,18 +116,23 @@ lowerFace(const double* sq, const double* sf, const double* sl, double* faces, i
 }
 
 // Completes one cell: Q_new = partial - r (F_above - F_below) along the marching axis, stored at
-// `out` (one variable every varStride) if `writes`; returns the new state's largest eigenvalue.
+// `out` (one variable every varStride) if `writes`, and where haloShift is not 0 (the first and
+// last cells of a row) also at out + haloShift, the row's halo cell beyond it (see
+// rusanov_update_device.hpp); returns the new state's largest eigenvalue.
 template <class PDE>
-__device__ inline double completeCell(const PDE& pde, const typename PDE::State& partial,
-                                      const typename PDE::State& faceAbove,
-                                      const typename PDE::State& faceBelow, double ratio,
-                                      double* out, std::size_t varStride, bool writes) {
+__device__ inline double
+completeCell(const PDE& pde, const typename PDE::State& partial,
+             const typename PDE::State& faceAbove, const typename PDE::State& faceBelow,
+             double ratio, double* out, std::size_t varStride, bool writes, int haloShift) {
   typename PDE::State updated;
   for (int v = 0; v < PDE::kNumVars; ++v) {
     updated[v] = partial[v] - ratio * (faceAbove[v] - faceBelow[v]);
     if (writes)
       out[v * varStride] = updated[v];
   }
+  if (writes && haloShift != 0)
+    for (int v = 0; v < PDE::kNumVars; ++v)
+      out[v * varStride + haloShift] = updated[v];
   return detail::maxEigenvalueAllAxes(pde, updated);
 }
 
@@ -248,6 +253,9 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
   const double* const qRingPatch = q + layout.varOffset(ringPatch, 0);
   const int ringCell = (ringRow + Shape::kRingRows) * kPitch + ringI + 1;
   const int cell = (row + Shape::kRingRows) * kPitch + i + 1;
+  // The first and last cells of a row also write their value into the row's halo cell beyond:
+  // the row's stores then cover whole 32-byte sectors (rusanov_update_device.hpp).
+  const int rowEndShift = i == 0 ? -1 : i == N - 1 ? 1 : 0;
 
   // Where each face's halo cells are read, for each of the block's patches: faceLinkShift.
   __shared__ std::ptrdiff_t linkShift[Shape::kPatchesPerBlock][2 * kDim];
@@ -343,7 +351,8 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
         if (k > 0)
           lambda = columnCellMax<kDim>(lambda,
                                        completeCell(pde, partialBelow, face, faceBelow, rm,
-                                                    columnNew + k * planeStride, vs, writes),
+                                                    columnNew + k * planeStride, vs, writes,
+                                                    rowEndShift),
                                        refluxed, N, i, j, k - 1);
         else if (registersFace(registered, 2 * kMarch))
           storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 0, 0, marchFace), regVar, false,
@@ -434,7 +443,7 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
         rusanovFaceFlux(below, above, mBelow.f, mAbove.f, mBelow.lambda, mAbove.lambda);
     lambda = columnCellMax<kDim>(lambda,
                                  completeCell(pde, partialBelow, face, faceBelow, rm,
-                                              columnNew + N * planeStride, vs, writes),
+                                              columnNew + N * planeStride, vs, writes, rowEndShift),
                                  refluxed, N, i, j, N - 1);
     if (registersFace(registered, 2 * kMarch + 1))
       storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 1, 0, marchFace), regVar, true,

@@ -1,9 +1,10 @@
 // The device fused Rusanov update and the device per-patch eigenvalues against their host twins,
 // on 2D and 3D patch grids of N = 8, 16 and 32 (one case with a halo of 2, of which the update
-// reads 1), reflecting and periodic boundaries mixed: every interior cell of the new state, every
-// flux-register entry and every patch's eigenvalue (outputs poisoned with NaN before the run)
-// agree to 1e-12 of each quantity's scale, also where only listed patches are updated (the others
-// untouched), and a NaN state gives a NaN eigenvalue. Skipped where no device is visible.
+// reads 1), reflecting and periodic boundaries mixed: every interior cell of the new state and
+// the x halo cells of its rows (copies of the rows' ends), every flux-register entry and every
+// patch's eigenvalue (outputs poisoned with NaN before the run) agree to 1e-12 of each
+// quantity's scale, also where only listed patches are updated (the others untouched), and a NaN
+// state gives a NaN eigenvalue. Skipped where no device is visible.
 #include <cmath>
 #include <gtest/gtest.h>
 #include <limits>
@@ -80,8 +81,16 @@ void expectUpdateMatchesHost(const PDE& pde, const Initial& ic, int n, int halo)
     expectClose(deviceLambda[p], hostLambda[p], hostLambda[p], "eigenvalue of patch", p);
     for (int v = 0; v < PDE::kNumVars; ++v)
       for (int c = 0; c < layout.interiorCells(); ++c) {
-        const std::size_t i = layout.index(p, v, layout.interiorCell(c));
+        const CellIndex<kDim> cell = layout.interiorCell(c);
+        const std::size_t i = layout.index(p, v, cell);
         expectClose(deviceNew[i], hostNew[i], scale[std::size_t(v)], "state at", i);
+        if (cell[0] == 0 || cell[0] == n - 1) { // the row's x halo cell beyond it, a copy
+          CellIndex<kDim> beyond = cell;
+          beyond[0] = cell[0] == 0 ? -1 : n;
+          const std::size_t h = layout.index(p, v, beyond);
+          expectClose(deviceNew[h], hostNew[h], scale[std::size_t(v)], "row halo at", h);
+          ASSERT_EQ(deviceNew[h], deviceNew[i]) << "row halo at " << h;
+        }
       }
   }
   const double registerScale = test::largestMagnitude(hostRegister);
