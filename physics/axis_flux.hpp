@@ -4,7 +4,6 @@
 // optional members axisFlux(q, axis) and axisFluxes(q) (every axis), when that shares work
 // (Euler: one division, one pressure and one square root for all of them);
 // numerics/flux/rusanov.hpp falls back to flux and maxEigenvalue otherwise.
-#include "engine/small_vector.hpp"
 
 namespace tessera {
 
