@@ -12,8 +12,10 @@
 
 namespace tessera {
 
-// All pointers are device pointers (stage.q0 too); `patches` lists the numPatches patches to
-// update, or is null for patches 0 .. numPatches - 1; cells that fell back to first order are
+// Writes the interior of qOut and each updated row's x halo cells, the latter with copies of the
+// row's end cells, one a side or the scheme's halo width (row_end_copies.hpp); q and qOut must
+// differ. All pointers are device pointers (stage.q0 too); `patches` lists the numPatches patches
+// to update, or is null for patches 0 .. numPatches - 1; cells that fell back to first order are
 // added to *fallbacks where it is given; with faceLinks (FaceLinks::neighbour) the linked faces'
 // halo cells are read from the neighbours, not the halo; with a criterion, the updated patches'
 // flags from q as well (UpdateCriterion: inside the first-order kernel, a pass of its own before

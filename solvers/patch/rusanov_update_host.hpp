@@ -16,6 +16,7 @@
 #include "patches/patch_layout.hpp"
 #include "physics/conservation_law.hpp"
 #include "solvers/patch/max_eigenvalue.hpp"
+#include "solvers/patch/row_end_copies.hpp"
 
 namespace tessera {
 
@@ -239,15 +240,7 @@ double updatePatch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
   double lambda = sweepRows<1>(pde, layout, q, qNew, dt / geometry.dx[1], scratch, fluxRegister);
   if constexpr (PDE::kDim == 3)
     lambda = sweepRows<2>(pde, layout, q, qNew, dt / geometry.dx[2], scratch, fluxRegister);
-  // Each row's x halo cells take copies of its first and last cells, as the device twin writes
-  // them (rusanov_update_device.hpp).
-  for (int v = 0; v < PDE::kNumVars; ++v)
-    for (int k = 0; k < planes; ++k)
-      for (int j = 0; j < n; ++j) {
-        double* const rowNew = qNew + v * vs + rowStart(layout, j, k);
-        rowNew[-1] = rowNew[0];
-        rowNew[n] = rowNew[n - 1];
-      }
+  copyRowEndsIntoHalo(layout, 1, qNew);
   return lambda;
 }
 

@@ -21,6 +21,7 @@
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
 #include "physics/conservation_law.hpp"
+#include "solvers/patch/row_end_copies.hpp"
 #include "solvers/patch/rusanov_update_host.hpp"
 #include "solvers/patch/stage_weights.hpp"
 
@@ -133,15 +134,17 @@ long long schemeUpdatePatch(const PDE& pde, const PatchLayout<PDE::kDim>& layout
       qOut[at] = stage.keep == 0.0 ? stage.advance * stepped
                                    : stage.keep * q0[at] + stage.advance * stepped;
     }
+  copyRowEndsIntoHalo(layout, Recon::kHalo, qOut);
   return fallbacks;
 }
 
 } // namespace detail
 
 // One stage over all patches (one per geometry entry) or the listed ones: q (halos filled to the
-// scheme's width) -> qOut (interior), patchLambda[p] the largest eigenvalue of qOut on patch p,
-// the boundary faces' fluxes in the register where one is given, and the count of cells that
-// fell back to first order added to *fallbacks.
+// scheme's width) -> qOut (interior, and each row's Recon::kHalo x halo cells on each side with
+// copies of the row's end cells, as on the device: row_end_copies.hpp), patchLambda[p] the largest
+// eigenvalue of qOut on patch p, the boundary faces' fluxes in the register where one is given, and
+// the count of cells that fell back to first order added to *fallbacks.
 template <class Recon, class Flux, ConservationLaw PDE>
 void schemeUpdateHost(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                       std::span<const PatchGeometry<PDE::kDim>> geometry, const double* q,

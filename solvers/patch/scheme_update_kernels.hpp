@@ -18,7 +18,8 @@
 //     qOut = keep q0 + advance (q - dt/dx (dF_x + dF_y + dF_z)), in the host's order of
 //     subtraction, written once, and the largest eigenvalue of the written state.
 // Each cell is read twice (the plane, and the column ahead, which L1 or L2 usually still holds)
-// and written once; no temporaries in global memory. Cells whose reconstruction fell back to
+// and written once, each row with its x halo cells (copies of its end cells: row_end_copies.hpp);
+// no temporaries in global memory. Cells whose reconstruction fell back to
 // first order are counted once per axis, as on the host. Halo cells of a linked face (faceLinks,
 // patches/face_links.hpp) come from the neighbour's interior; the kernel uses no edge or corner
 // halo cell (it stages the plane's corners, read wherever the x face's cells are).
@@ -116,19 +117,24 @@ __device__ inline CellFaces<PDE> stagedCellFaces(const PDE& pde, const double* s
                                   readShared<PDE>(sq, Cells, at));
 }
 
-// Stage s of cell `at`: qOut = keep q0 + advance * stepped, as schemeUpdatePatch writes it;
-// returns the largest eigenvalue of the new state.
-template <class PDE>
+// Stage s of cell `at`: qOut = keep q0 + advance * stepped, as schemeUpdatePatch writes it, and
+// for the first (rowEnd -1) and last (rowEnd 1) cells of a row also into the Copies halo cells
+// beyond it (row_end_copies.hpp); returns the largest eigenvalue of the new state.
+template <class PDE, int Copies>
 __device__ inline double completeCell(const PDE& pde, const typename PDE::State& stepped,
                                       const StageWeights& stage, double* qOut, std::size_t at,
-                                      std::size_t varStride, bool writes) {
+                                      std::size_t varStride, bool writes, int rowEnd) {
   typename PDE::State result;
   for (int v = 0; v < PDE::kNumVars; ++v) {
     const std::size_t e = at + v * varStride;
     result[v] = stage.keep == 0.0 ? stage.advance * stepped[v]
                                   : stage.keep * stage.q0[e] + stage.advance * stepped[v];
-    if (writes)
+    if (writes) {
       qOut[e] = result[v];
+      if (rowEnd != 0)
+        for (int h = 1; h <= Copies; ++h)
+          qOut[e + h * rowEnd] = result[v];
+    }
   }
   return detail::maxEigenvalueAllAxes(pde, result);
 }
@@ -196,6 +202,10 @@ __global__ void __launch_bounds__(N* Rows,
   const FluxRegisterLayout<kDim> reg{N, kVars};
   const std::size_t regVar = std::size_t(reg.faceCells());
   const int cell = (row + kRing) * kPitch + i + kHalo; // this thread's plane cell
+  // The first and last cells of a row also write the row's halo cells beyond them, so that the
+  // row's stores cover whole 32-byte sectors (row_end_copies.hpp); computed where stored, since
+  // registers are scarce.
+  const auto rowEnd = [](int x) { return x == 0 ? -1 : x == N - 1 ? 1 : 0; };
   // This thread's ring cell, if any, and the axis whose face states it needs: the x ends of row
   // r (cells -1 and N), or in 3D the y rows -1 and Rows.
   int ringCell = -1, ringStep = 1;
@@ -282,10 +292,11 @@ __global__ void __launch_bounds__(N* Rows,
         State done;
         for (int v = 0; v < kVars; ++v)
           done[v] = partialBelow[v] - rm * (face[v] - faceBelow[v]);
-        lambda = columnCellMax<kDim>(
-            lambda,
-            completeCell(pde, done, stage, qOut, ownPatch + offsetOf(i, row, k - 1), vs, writes),
-            refluxed, N, i, j, k - 1);
+        lambda = columnCellMax<kDim>(lambda,
+                                     completeCell<PDE, kHalo>(pde, done, stage, qOut,
+                                                              ownPatch + offsetOf(i, row, k - 1),
+                                                              vs, writes, rowEnd(i)),
+                                     refluxed, N, i, j, k - 1);
       } else if (registersFace(registered, 2 * kMarch)) {
         storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 0, 0, kDim == 3 ? i + N * j : i),
                            regVar, face);
@@ -378,10 +389,11 @@ __global__ void __launch_bounds__(N* Rows,
     State done;
     for (int v = 0; v < kVars; ++v)
       done[v] = partialBelow[v] - rm * (face[v] - faceBelow[v]);
-    lambda = columnCellMax<kDim>(
-        lambda,
-        completeCell(pde, done, stage, qOut, ownPatch + offsetOf(i, row, N - 1), vs, writes),
-        refluxed, N, i, j, N - 1);
+    lambda = columnCellMax<kDim>(lambda,
+                                 completeCell<PDE, kHalo>(pde, done, stage, qOut,
+                                                          ownPatch + offsetOf(i, row, N - 1), vs,
+                                                          writes, rowEnd(i)),
+                                 refluxed, N, i, j, N - 1);
     if (registersFace(registered, 2 * kMarch + 1))
       storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 1, 0, kDim == 3 ? i + N * j : i),
                          regVar, face);

@@ -1,14 +1,15 @@
 // The device fused update of every spatial scheme (donor cell and PLM with each limiter, times
 // Rusanov, HLLE and HLLC) and Runge-Kutta stage form against its host twin, on 2D and 3D patch
 // grids of N = 8, 16 and 32 with reflecting and periodic boundaries: every interior cell of the
-// new state, every flux-register entry, every patch's eigenvalue (outputs poisoned with NaN before
-// the run) agree to 1e-12 of each variable's largest magnitude, and both count the same cells that
-// fell back to first order. The data hold a pressure jump of seven orders, so that unlimited PLM
-// takes the fallback. The stage forms: a forward-Euler step, a stage that keeps 3/4 of another
-// state, and one written over that state in place (the last stage of SSP-RK3). The device reads
-// same-level faces through face links, as the solver runs it, with those faces' halo cells, and the
-// edges and corners, NaN. The unfused second-order pipeline, the benchmarks' baseline, agrees with
-// the host twin too. Skipped where no device is visible.
+// new state and its rows' x halo cells (copies of the rows' ends), every flux-register entry, every
+// patch's eigenvalue (outputs poisoned with NaN before the run) agree to 1e-12 of each variable's
+// largest magnitude, and both count the same cells that fell back to first order. The data hold a
+// pressure jump of seven orders, so that unlimited PLM takes the fallback. The stage forms: a
+// forward-Euler step, a stage that keeps 3/4 of another state, and one written over that state in
+// place (the last stage of SSP-RK3). The device reads same-level faces through face links, as the
+// solver runs it, with those faces' halo cells, and the edges and corners, NaN. The unfused
+// second-order pipeline, the benchmarks' baseline, agrees with the host twin too. Skipped where no
+// device is visible.
 #include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
@@ -129,10 +130,23 @@ void expectSchemeMatchesHost(const PDE& pde, const test::FilledGrid<PDE::kDim>& 
   for (int p = 0; p < numPatches; ++p)
     for (int v = 0; v < PDE::kNumVars; ++v)
       for (int c = 0; c < layout.interiorCells(); ++c) {
-        const std::size_t i = layout.index(p, v, layout.interiorCell(c));
+        const CellIndex<kDim> cell = layout.interiorCell(c);
+        const std::size_t i = layout.index(p, v, cell);
         ASSERT_TRUE(agreeToScale(deviceOut[i], hostOut[i], scale[std::size_t(v)]))
             << "state, patch " << p << " var " << v << " cell " << c << ": device " << deviceOut[i]
             << ", host " << hostOut[i];
+        if (cell[0] != 0 && cell[0] != n - 1)
+          continue;
+        // The row's x halo cells beyond its end, as many as the scheme reads: copies of it.
+        for (int h = 1; h <= scheme.halo(); ++h) {
+          CellIndex<kDim> beyond = cell;
+          beyond[0] = cell[0] == 0 ? -h : n - 1 + h;
+          const std::size_t b = layout.index(p, v, beyond);
+          ASSERT_TRUE(agreeToScale(deviceOut[b], hostOut[b], scale[std::size_t(v)]))
+              << "row halo, patch " << p << " var " << v << " cell " << c << " + " << h
+              << ": device " << deviceOut[b] << ", host " << hostOut[b];
+          ASSERT_EQ(deviceOut[b], deviceOut[i]) << "row halo, patch " << p << " cell " << c;
+        }
       }
   const double registerScale = largestMagnitude(hostRegister);
   for (std::size_t i = 0; i < registerSize; ++i)

@@ -1,0 +1,35 @@
+#pragma once
+// The device's fused updates write each row of the new state together with its x halo cells,
+// filled with copies of the row's end cells (the values a zero-gradient boundary gives), so that
+// the row's stores cover whole 32-byte sectors (rusanov_update_device.hpp); their host twins write
+// the same copies. No reader takes them as halo values: every halo is filled, or read through a
+// face link, before it is read.
+#include <cstddef>
+
+#include "patches/patch_layout.hpp"
+
+namespace tessera::detail {
+
+// Each interior row of `patch` (its first variable at `patch`, laid out as layout says): the
+// `width` halo cells beyond the row's first cell take its value, those beyond its last cell
+// theirs.
+template <int Dim>
+void copyRowEndsIntoHalo(const PatchLayout<Dim>& layout, int width, double* patch) {
+  const int n = layout.cellsPerAxis, planes = Dim == 3 ? n : 1;
+  const std::size_t vs = layout.varStride();
+  for (int v = 0; v < layout.numVars; ++v)
+    for (int k = 0; k < planes; ++k)
+      for (int j = 0; j < n; ++j) {
+        CellIndex<Dim> first{};
+        first[1] = j;
+        if constexpr (Dim == 3)
+          first[2] = k;
+        double* const row = patch + v * vs + layout.cellOffset(first);
+        for (int h = 1; h <= width; ++h) {
+          row[-h] = row[0];
+          row[n - 1 + h] = row[n - 1];
+        }
+      }
+}
+
+} // namespace tessera::detail
