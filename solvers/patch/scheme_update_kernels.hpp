@@ -19,8 +19,8 @@
 //     subtraction, written once, and the largest eigenvalue of the written state.
 // Each cell is read twice (the plane, and the column ahead, which L1 or L2 usually still holds)
 // and written once, each row with its x halo cells (copies of its end cells: row_end_copies.hpp);
-// no temporaries in global memory. Cells whose reconstruction fell back to
-// first order are counted once per axis, as on the host. Halo cells of a linked face (faceLinks,
+// no temporaries in global memory. Cells whose reconstruction fell back to first order are
+// counted once per axis, as on the host. Halo cells of a linked face (faceLinks,
 // patches/face_links.hpp) come from the neighbour's interior; the kernel uses no edge or corner
 // halo cell (it stages the plane's corners, read wherever the x face's cells are).
 #include <cstddef>
