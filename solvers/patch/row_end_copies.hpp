@@ -6,9 +6,18 @@
 // face link, before it is read.
 #include <cstddef>
 
+#include "engine/backend.hpp"
 #include "patches/patch_layout.hpp"
 
 namespace tessera::detail {
+
+// The copies of a row's end cell `cell` (holding `value`) into the `copies` halo cells beyond it:
+// rowEnd -1 for the row's first cell, 1 for its last, 0 for any other (no copy).
+TESSERA_INLINE void copyRowEnd(double* cell, int rowEnd, int copies, double value) {
+  if (rowEnd != 0)
+    for (int h = 1; h <= copies; ++h)
+      cell[h * rowEnd] = value;
+}
 
 // Each interior row of `patch` (its first variable at `patch`, laid out as layout says): the
 // `width` halo cells beyond the row's first cell take its value, those beyond its last cell
@@ -25,10 +34,8 @@ void copyRowEndsIntoHalo(const PatchLayout<Dim>& layout, int width, double* patc
         if constexpr (Dim == 3)
           first[2] = k;
         double* const row = patch + v * vs + layout.cellOffset(first);
-        for (int h = 1; h <= width; ++h) {
-          row[-h] = row[0];
-          row[n - 1 + h] = row[n - 1];
-        }
+        copyRowEnd(row, -1, width, row[0]);
+        copyRowEnd(row + n - 1, 1, width, row[n - 1]);
       }
 }
 

@@ -118,7 +118,9 @@ lowerFace(const double* sq, const double* sf, const double* sl, double* faces, i
 // Completes one cell: Q_new = partial - r (F_above - F_below) along the marching axis, stored at
 // `out` (one variable every varStride) if `writes`, and where haloShift is not 0 (the first and
 // last cells of a row) also at out + haloShift, the row's halo cell beyond it (see
-// rusanov_update_device.hpp); returns the new state's largest eigenvalue.
+// rusanov_update_device.hpp); returns the new state's largest eigenvalue. The copy is written out
+// here rather than through copyRowEnd (row_end_copies.hpp), whose test inside the loop over the
+// variables made this kernel 1.2% slower on an H100.
 template <class PDE>
 __device__ inline double
 completeCell(const PDE& pde, const typename PDE::State& partial,

@@ -36,6 +36,7 @@
 #include "solvers/patch/block_link_shifts.hpp"
 #include "solvers/patch/max_eigenvalue.hpp"
 #include "solvers/patch/patch_reduce_kernels.hpp"
+#include "solvers/patch/row_end_copies.hpp"
 #include "solvers/patch/stage_weights.hpp"
 
 namespace tessera {
@@ -131,9 +132,7 @@ __device__ inline double completeCell(const PDE& pde, const typename PDE::State&
                                   : stage.keep * stage.q0[e] + stage.advance * stepped[v];
     if (writes) {
       qOut[e] = result[v];
-      if (rowEnd != 0)
-        for (int h = 1; h <= Copies; ++h)
-          qOut[e + h * rowEnd] = result[v];
+      detail::copyRowEnd(qOut + e, rowEnd, Copies, result[v]);
     }
   }
   return detail::maxEigenvalueAllAxes(pde, result);
