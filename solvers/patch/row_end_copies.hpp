@@ -19,6 +19,16 @@ TESSERA_INLINE void copyRowEnd(double* cell, int rowEnd, int copies, double valu
       cell[h * rowEnd] = value;
 }
 
+// Offset of cell (0, j, k) of a patch: the start of an interior x row.
+template <int Dim>
+int rowStart(const PatchLayout<Dim>& layout, int j, int k) {
+  CellIndex<Dim> c{};
+  c[1] = j;
+  if constexpr (Dim == 3)
+    c[2] = k;
+  return layout.cellOffset(c);
+}
+
 // Each interior row of `patch` (its first variable at `patch`, laid out as layout says): the
 // `width` halo cells beyond the row's first cell take its value, those beyond its last cell
 // theirs.
@@ -29,11 +39,7 @@ void copyRowEndsIntoHalo(const PatchLayout<Dim>& layout, int width, double* patc
   for (int v = 0; v < layout.numVars; ++v)
     for (int k = 0; k < planes; ++k)
       for (int j = 0; j < n; ++j) {
-        CellIndex<Dim> first{};
-        first[1] = j;
-        if constexpr (Dim == 3)
-          first[2] = k;
-        double* const row = patch + v * vs + layout.cellOffset(first);
+        double* const row = patch + v * vs + rowStart(layout, j, k);
         copyRowEnd(row, -1, width, row[0]);
         copyRowEnd(row + n - 1, 1, width, row[n - 1]);
       }

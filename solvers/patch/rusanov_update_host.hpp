@@ -83,16 +83,6 @@ inline void faceFluxes(const RowBuffer<NumVars>& left, int leftShift,
   }
 }
 
-// Offset of cell (0, j, k) of a patch: the start of an interior x row.
-template <int Dim>
-int rowStart(const PatchLayout<Dim>& layout, int j, int k) {
-  CellIndex<Dim> c{};
-  c[1] = j;
-  if constexpr (Dim == 3)
-    c[2] = k;
-  return layout.cellOffset(c);
-}
-
 // The x sweep: along each row, fluxes at the N + 1 faces, then the update of the N cells.
 template <ConservationLaw PDE>
 void sweepX(const PDE& pde, const PatchLayout<PDE::kDim>& layout, const double* q, double* qNew,
