@@ -48,6 +48,7 @@
 #include "patches/placement_index.hpp"
 #include "patches/remap.hpp"
 #include "patches/remap_plan.hpp"
+#include "physics/shipped_systems.hpp"
 #include "solvers/patch/patch_solver.hpp"
 
 namespace tessera {
@@ -453,5 +454,13 @@ private:
   RegridTimes regridTimes_;
   std::optional<std::vector<amr::AdaptFlag>> pendingFlags_;
 };
+
+// Compiled once for the systems Tessera ships, in amr_solver_2d.cpp and amr_solver_3d.cpp, like
+// their PatchSolvers (patch_solver.hpp).
+#define TESSERA_EXTERN_AMR_SOLVER(System)                                                          \
+  extern template class AmrSolver<System<2>>;                                                      \
+  extern template class AmrSolver<System<3>>;
+TESSERA_SHIPPED_SYSTEMS(TESSERA_EXTERN_AMR_SOLVER)
+#undef TESSERA_EXTERN_AMR_SOLVER
 
 } // namespace tessera
