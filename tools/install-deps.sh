@@ -12,7 +12,7 @@ if installed paraview || installed python3-paraview; then
   vtk=paraview-dev
 fi
 packages=(
-  cmake g++ make
+  cmake g++ make ninja-build
   libopenmpi-dev openmpi-bin
   libp4est-dev libmetis-dev
   "$vtk"
