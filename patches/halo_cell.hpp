@@ -1,6 +1,8 @@
 #pragma once
 // One halo cell under one halo-plan operation, every variable: the pointwise step of a halo fill,
 // shared by the host fillHalos and the device DeviceHaloPlan, so the two give bitwise equal halos.
+#include <cstddef>
+
 #include "engine/backend.hpp"
 #include "patches/halo_plan.hpp"
 #include "patches/patch_layout.hpp"
@@ -51,18 +53,19 @@ TESSERA_INLINE double haloSign(const HaloOp<Dim>& op, const double* parity, int 
   return sign;
 }
 
-// Writes every variable of halo cell c (in op's box) of patch op.dstPatch in `data`, from the
-// interior cells of op.srcPatch. `parity` holds Dim * numVars signs (ReflectionParity);
+// Writes every variable of halo cell c (in op's box) to dst[v * dstVarStride] (the cell in the
+// patch's halo, or in an x-face buffer: x_face_buffer.hpp), from the interior cells of op.srcPatch
+// in `data`. `parity` holds Dim * numVars signs (ReflectionParity);
 // `fixedState` the numVars values of the op's inflow state, for Fixed operations only.
 //
-// Variables go in chunks: all loads of a chunk, then all its stores. Source and destination lie
-// in the same array, so a compiler must not move a load above an earlier store; one variable at a
-// time would leave a single load in flight per thread (on a GPU, the halo fill waited on exactly
-// that).
+// Variables go in chunks: all loads of a chunk, then all its stores. The destination may lie in
+// the same array as the source, so a compiler must not move a load above an earlier store; one
+// variable at a time would leave a single load in flight per thread (on a GPU, the halo fill
+// waited on exactly that).
 template <int Dim>
 TESSERA_INLINE void fillHaloCell(const HaloOp<Dim>& op, const PatchLayout<Dim>& layout,
                                  const double* parity, const double* fixedState, CellIndex<Dim> c,
-                                 double* data) {
+                                 const double* data, double* dst, std::size_t dstVarStride) {
   constexpr int kChunk = 8;
   const int nv = layout.numVars;
   CellIndex<Dim> u{};
@@ -77,7 +80,7 @@ TESSERA_INLINE void fillHaloCell(const HaloOp<Dim>& op, const PatchLayout<Dim>& 
     for (int k = 0; k < kChunk; ++k) {
       const int v = first + k;
       if (v < nv)
-        data[layout.index(op.dstPatch, v, c)] = haloSign(op, parity, nv, v) * values[k];
+        dst[std::size_t(v) * dstVarStride] = haloSign(op, parity, nv, v) * values[k];
     }
   }
 }

@@ -19,6 +19,7 @@
 #include "engine/gpu_runtime.hpp"
 #include "patches/halo_cell.hpp"
 #include "patches/halo_plan_device.hpp"
+#include "patches/x_face_buffer.hpp"
 
 namespace tessera {
 namespace {
@@ -45,14 +46,14 @@ __device__ inline int opOfCell(const std::uint64_t* __restrict__ opStart, int lo
 }
 
 // fillHaloCell with the op's source known at compile time: its switch over the source, taken for
-// every variable, folds away, and each source gets registers of its own, so the same-level copy
-// (most cells) is not held to the register needs of the interpolations.
+// every variable, folds away, and each source gets registers of its own, so the same-level
+// copy (most cells) is not held to the register needs of the interpolations.
 template <HaloSource Source, int Dim>
 __device__ inline void fillHaloCellAs(HaloOp<Dim> op, const PatchLayout<Dim>& layout,
                                       const double* parity, const double* fixed, CellIndex<Dim> c,
-                                      double* data) {
+                                      const double* data, double* dst, std::size_t dstVarStride) {
   op.source = Source;
-  fillHaloCell(op, layout, parity, fixed, c, data);
+  fillHaloCell(op, layout, parity, fixed, c, data, dst, dstVarStride);
 }
 
 template <int Dim>
@@ -60,7 +61,8 @@ __global__ void __launch_bounds__(kHaloFillThreads, kHaloFillBlocksPerSM)
     fillHalosKernel(const HaloOp<Dim>* __restrict__ ops, const std::uint64_t* __restrict__ opStart,
                     const int* __restrict__ blockOps, std::uint64_t haloCells,
                     PatchLayout<Dim> layout, const double* __restrict__ parity,
-                    const double* __restrict__ inflowStates, double* data) {
+                    const double* __restrict__ inflowStates, const int* __restrict__ opSlots,
+                    double* xFaceBuffer, double* data) {
   const std::uint64_t i = std::uint64_t(blockIdx.x) * kHaloFillThreads + threadIdx.x;
   if (i >= haloCells)
     return;
@@ -73,19 +75,24 @@ __global__ void __launch_bounds__(kHaloFillThreads, kHaloFillBlocksPerSM)
     c[a] = op.lo[a] + int(local % width);
     local /= width;
   }
+  const int slot = xFaceBuffer ? opSlots[o] : -1;
+  double* const dst = slot >= 0 ? xFaceBuffer + xFaceBufferIndex(layout, slot, 0, c)
+                                : data + layout.index(op.dstPatch, 0, c);
+  const std::size_t dstVarStride = slot >= 0 ? xFaceCells(layout) : layout.varStride();
   switch (op.source) {
   case HaloSource::SameLevel:
-    fillHaloCellAs<HaloSource::SameLevel>(op, layout, parity, nullptr, c, data);
+    fillHaloCellAs<HaloSource::SameLevel>(op, layout, parity, nullptr, c, data, dst, dstVarStride);
     break;
   case HaloSource::Coarser:
-    fillHaloCellAs<HaloSource::Coarser>(op, layout, parity, nullptr, c, data);
+    fillHaloCellAs<HaloSource::Coarser>(op, layout, parity, nullptr, c, data, dst, dstVarStride);
     break;
   case HaloSource::Finer:
-    fillHaloCellAs<HaloSource::Finer>(op, layout, parity, nullptr, c, data);
+    fillHaloCellAs<HaloSource::Finer>(op, layout, parity, nullptr, c, data, dst, dstVarStride);
     break;
   default:
-    fillHaloCellAs<HaloSource::Fixed>(
-        op, layout, parity, inflowStates + std::size_t(op.fixedState) * layout.numVars, c, data);
+    fillHaloCellAs<HaloSource::Fixed>(op, layout, parity,
+                                      inflowStates + std::size_t(op.fixedState) * layout.numVars, c,
+                                      data, dst, dstVarStride);
     break;
   }
 }
@@ -124,7 +131,7 @@ std::vector<int> blockOpBounds(const std::vector<std::uint64_t>& starts) {
 
 template <int Dim>
 DeviceHaloPlan<Dim>::DeviceHaloPlan(const HaloPlan<Dim>& plan, const PatchLayout<Dim>& layout,
-                                    const ReflectionParity& parity)
+                                    const ReflectionParity& parity, std::span<const int> opSlots)
     : layout_(layout) {
   const std::size_t nv = std::size_t(layout.numVars);
   if (parity.size() != Dim * nv)
@@ -136,6 +143,8 @@ DeviceHaloPlan<Dim>::DeviceHaloPlan(const HaloPlan<Dim>& plan, const PatchLayout
       throw std::invalid_argument("DeviceHaloPlan: an inflow state must have numVars values");
     states.insert(states.end(), state.begin(), state.end());
   }
+  if (!opSlots.empty() && opSlots.size() != plan.ops.size())
+    throw std::invalid_argument("DeviceHaloPlan: opSlots must have an entry per operation");
   const std::vector<std::uint64_t> starts = opStarts(plan.ops);
   haloCells_ = starts.back();
   ops_ = toDevice(plan.ops);
@@ -144,15 +153,16 @@ DeviceHaloPlan<Dim>::DeviceHaloPlan(const HaloPlan<Dim>& plan, const PatchLayout
     blockOps_ = toDevice(blockOpBounds(starts));
   inflowStates_ = toDevice(states);
   parity_ = toDevice(parity);
+  opSlots_ = toDevice(std::vector<int>(opSlots.begin(), opSlots.end()));
 }
 
 template <int Dim>
-void DeviceHaloPlan<Dim>::fill(double* data) const {
+void DeviceHaloPlan<Dim>::fill(double* data, double* xFaceBuffer) const {
   if (haloCells_ == 0)
     return;
   fillHalosKernel<Dim><<<unsigned(blockOps_.size() - 1), kHaloFillThreads>>>(
       ops_.data(), opStart_.data(), blockOps_.data(), haloCells_, layout_, parity_.data(),
-      inflowStates_.data(), data);
+      inflowStates_.data(), opSlots_.data(), opSlots_.size() > 0 ? xFaceBuffer : nullptr, data);
   TESSERA_GPU_CHECK_LAUNCH();
 }
 

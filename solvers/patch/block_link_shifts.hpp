@@ -1,11 +1,12 @@
 #pragma once
-// The face-link offsets (faceLinkShift) of the patches a block of a fused kernel updates, loaded
-// once into shared memory, where the loads of halo planes and ring cells read them. Device code:
-// include it from a kernel header only.
+// The face-link offsets (faceLinkShift) and x-face buffer slots of the patches a block of a fused
+// kernel updates, loaded once into shared memory, where the loads of halo planes and ring cells
+// read them. Device code: include it from a kernel header only.
 #include <cstddef>
 
 #include "patches/face_links.hpp"
 #include "patches/patch_layout.hpp"
+#include "patches/x_face_buffer.hpp"
 
 namespace tessera {
 
@@ -22,6 +23,18 @@ __device__ inline void loadBlockLinkShifts(std::ptrdiff_t (&shift)[Patches][2 * 
     const int k = Dim == 3 ? int(blockIdx.x) : min(int(blockIdx.x) * Patches + r, numPatches - 1);
     shift[r][e % (2 * Dim)] =
         faceLinkShift(layout, faceLinks, patches ? patches[k] : k, e % (2 * Dim));
+  }
+}
+
+// slot[r][side]: the x-face buffer slot (XFaceBufferView) of each x face of the same patches, -1
+// where the face is read from the halo or a face link (all of them without a buffer).
+template <int Dim, int Patches>
+__device__ inline void loadBlockXFaceSlots(int (&slot)[Patches][2], const int* bufferSlots,
+                                           const int* patches, int numPatches, int threads) {
+  for (int e = int(threadIdx.x); e < Patches * 2; e += threads) {
+    const int r = e / 2;
+    const int k = Dim == 3 ? int(blockIdx.x) : min(int(blockIdx.x) * Patches + r, numPatches - 1);
+    slot[r][e % 2] = bufferSlots ? bufferSlots[2 * (patches ? patches[k] : k) + e % 2] : -1;
   }
 }
 

@@ -13,6 +13,7 @@
 #include "patches/flux_register_device.hpp"
 #include "patches/halo_plan_device.hpp"
 #include "patches/remap_device.hpp"
+#include "patches/x_face_buffer.hpp"
 #include "solvers/patch/fused_update_device.hpp"
 #include "solvers/patch/patch_backend.hpp"
 #include "solvers/patch/refinement_flags.hpp"
@@ -27,9 +28,14 @@ class DevicePatchBackend final : public PatchBackend<PDE> {
 public:
   static constexpr int kDim = PDE::kDim;
 
+  // buffersXFaces: the fills for the update put the x faces between levels into a buffer that
+  // the update reads (patches/x_face_buffer.hpp); for runs whose every stage is the first-order
+  // forward-Euler step, whose kernel alone reads the buffer.
   DevicePatchBackend(const PDE& pde, const PatchLayout<kDim>& layout,
-                     const ReflectionParity& parity, const SpatialScheme& scheme)
-      : pde_(pde), layout_(layout), parity_(parity), scheme_(scheme) {
+                     const ReflectionParity& parity, const SpatialScheme& scheme,
+                     bool buffersXFaces)
+      : pde_(pde), layout_(layout), parity_(parity), scheme_(scheme),
+        buffersXFaces_(buffersXFaces) {
     fallbacks_.copyFromHost(std::vector<unsigned long long>{0});
   }
 
@@ -39,8 +45,22 @@ public:
     numPatches_ = patches.numPatches();
     geometry_ = DeviceArray<PatchGeometry<kDim>>(numPatches_, MemorySpace::Device);
     geometry_.copyFromHost(patches.geometry);
-    innerHalo_ = DeviceHaloPlan<kDim>(*patches.innerOps, layout_, parity_);
-    outerHalo_ = DeviceHaloPlan<kDim>(*patches.outerOps, layout_, parity_);
+    XFaceSlots<kDim> slots(buffersXFaces_ ? numPatches_ : 0);
+    const auto opSlots = [&](const HaloPlan<kDim>& plan) {
+      return buffersXFaces_ ? slots.assign(plan, layout_) : std::vector<int>{};
+    };
+    innerHalo_ =
+        DeviceHaloPlan<kDim>(*patches.innerOps, layout_, parity_, opSlots(*patches.innerOps));
+    outerHalo_ =
+        DeviceHaloPlan<kDim>(*patches.outerOps, layout_, parity_, opSlots(*patches.outerOps));
+    xFaceSlots_ = DeviceArray<int>();
+    xFaceBuffer_ = DeviceArray<double>();
+    if (slots.count() > 0) {
+      xFaceSlots_ = toDevice(std::vector<int>(slots.ofFace().begin(), slots.ofFace().end()));
+      xFaceBuffer_ = DeviceArray<double>(std::size_t(slots.count()) * std::size_t(layout_.numVars) *
+                                             xFaceCells(layout_),
+                                         MemorySpace::Device);
+    }
     // Most of the plan, and only output and a user's criterion need it: uploaded when asked for.
     unreadOps_ = patches.unreadOps;
     unreadHalo_.reset();
@@ -55,18 +75,18 @@ public:
     }
   }
 
-  void fillHalos(HaloPart part, double* data) override {
+  void fillHalos(HaloPart part, double* data, HaloReader reader) override {
     if (part == HaloPart::Unread && !unreadHalo_)
       unreadHalo_.emplace(unreadOps_(), layout_, parity_);
     (part == HaloPart::Inner   ? innerHalo_
      : part == HaloPart::Outer ? outerHalo_
                                : *unreadHalo_)
-        .fill(data);
+        .fill(data, reader == HaloReader::Update ? xFaceBuffer_.data() : nullptr);
   }
 
   void update(const double* in, double* out, const StageWeights& stage, PatchGroup group,
-              double* fluxRegister, double* patchLambda,
-              const UpdateCriterion* criterion) override {
+              double* fluxRegister, double* patchLambda, const UpdateCriterion* criterion,
+              HaloReader filledFor) override {
     const int count = group == PatchGroup::All     ? numPatches_
                       : group == PatchGroup::Inner ? innerCount_
                                                    : outerCount_;
@@ -78,7 +98,10 @@ public:
     fusedUpdateDevice(pde_, scheme_, layout_, geometry_.data(), count, in, out, stage, patchLambda,
                       fluxRegister, listed, fallbacks_.data(),
                       faceLinks_.size() > 0 ? faceLinks_.data() : nullptr, criterion,
-                      reflux_.refluxFaces());
+                      reflux_.refluxFaces(),
+                      filledFor == HaloReader::Update && xFaceSlots_.size() > 0
+                          ? XFaceBufferView{xFaceSlots_.data(), xFaceBuffer_.data()}
+                          : XFaceBufferView{});
   }
 
   void reflux(const double* fluxRegister, double dt, double* out, double* patchLambda) override {
@@ -134,9 +157,12 @@ private:
   PatchLayout<kDim> layout_;
   ReflectionParity parity_;
   SpatialScheme scheme_;
+  bool buffersXFaces_ = false;
   int numPatches_ = 0, innerCount_ = 0, outerCount_ = 0;
   DeviceArray<PatchGeometry<kDim>> geometry_;
   DeviceHaloPlan<kDim> innerHalo_, outerHalo_;
+  DeviceArray<int> xFaceSlots_;     // XFaceSlots::ofFace of the owned patches, or empty
+  DeviceArray<double> xFaceBuffer_; // the fills' for the update
   std::function<const HaloPlan<kDim>&()> unreadOps_; // the solver's, until the next setPatches
   std::optional<DeviceHaloPlan<kDim>> unreadHalo_;
   DeviceArray<int> faceLinks_; // FaceLinks::neighbour

@@ -7,6 +7,7 @@
 #include "numerics/spatial_scheme.hpp"
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
+#include "patches/x_face_buffer.hpp"
 #include "solvers/patch/refinement_flags.hpp"
 #include "solvers/patch/stage_weights.hpp"
 
@@ -22,7 +23,10 @@ namespace tessera {
 // the scheme kernel); with refluxFaces (per patch, the faces refluxing will correct and those whose
 // fluxes it reads: RefluxPlanView::refluxFaces) the cells of the corrected faces' layers are left
 // out of the patch's eigenvalue, which refluxDevice completes, and only the registered faces'
-// fluxes are written to the flux register (every face's without refluxFaces). Asynchronous.
+// fluxes are written to the flux register (every face's without refluxFaces). With xFaces, the
+// first-order forward-Euler step reads the x faces that have a slot there from that buffer
+// (patches/x_face_buffer.hpp); other schemes and stages take none (std::invalid_argument).
+// Asynchronous.
 template <class PDE>
 void fusedUpdateDevice(const PDE& pde, const SpatialScheme& scheme,
                        const PatchLayout<PDE::kDim>& layout,
@@ -30,6 +34,6 @@ void fusedUpdateDevice(const PDE& pde, const SpatialScheme& scheme,
                        double* qOut, const StageWeights& stage, double* patchLambda,
                        double* fluxRegister, const int* patches, unsigned long long* fallbacks,
                        const int* faceLinks = nullptr, const UpdateCriterion* criterion = nullptr,
-                       const int* refluxFaces = nullptr);
+                       const int* refluxFaces = nullptr, XFaceBufferView xFaces = {});
 
 } // namespace tessera

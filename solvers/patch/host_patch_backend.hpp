@@ -27,7 +27,8 @@ public:
   bool readsFaceLinks() const override { return false; }
   void setPatches(const PatchSet<kDim>& patches) override { set_ = patches; }
 
-  void fillHalos(HaloPart part, double* data) override {
+  // Every fill writes the patches' halos, whoever reads them.
+  void fillHalos(HaloPart part, double* data, HaloReader) override {
     const HaloPlan<kDim>& plan = part == HaloPart::Inner   ? *set_.innerOps
                                  : part == HaloPart::Outer ? *set_.outerOps
                                                            : set_.unreadOps();
@@ -35,8 +36,8 @@ public:
   }
 
   void update(const double* in, double* out, const StageWeights& stage, PatchGroup group,
-              double* fluxRegister, double* patchLambda,
-              const UpdateCriterion* criterion) override {
+              double* fluxRegister, double* patchLambda, const UpdateCriterion* criterion,
+              HaloReader) override {
     const std::span<const int> listed = group == PatchGroup::All     ? std::span<const int>()
                                         : group == PatchGroup::Inner ? set_.inner
                                                                      : set_.outer;

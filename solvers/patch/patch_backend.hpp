@@ -26,6 +26,11 @@ namespace tessera {
 enum class HaloPart { Inner, Outer, Unread };
 // Which owned patches an update takes: all, or those of one halo part.
 enum class PatchGroup { All, Inner, Outer };
+// Which kernels read what a halo fill writes: any of them (the criteria, prolongation, output),
+// which read the patches' halos, or the fused update alone, which may read some cells from a
+// buffer of the back end's instead (on the device, the first-order step's x faces between
+// levels: patches/x_face_buffer.hpp).
+enum class HaloReader { AnyKernel, Update };
 
 // What the kernels need to know of the current patches; the spans stay valid until the next
 // PatchBackend::setPatches.
@@ -55,13 +60,14 @@ public:
   // edges and corners none of them reads, out of their fills.
   virtual bool readsFaceLinks() const = 0;
   virtual void setPatches(const PatchSet<kDim>& patches) = 0;
-  virtual void fillHalos(HaloPart part, double* data) = 0;
+  virtual void fillHalos(HaloPart part, double* data, HaloReader reader) = 0;
   // One fused stage of a group of patches: in -> out, each patch's eigenvalue, the boundary
   // fluxes where a register is given, and the patches' flags of a criterion on `in` where one is
-  // given (UpdateCriterion; its flags where the state lives).
+  // given (UpdateCriterion; its flags where the state lives). `filledFor` is the reader the last
+  // fill of in's halos was for.
   virtual void update(const double* in, double* out, const StageWeights& stage, PatchGroup group,
-                      double* fluxRegister, double* patchLambda,
-                      const UpdateCriterion* criterion) = 0;
+                      double* fluxRegister, double* patchLambda, const UpdateCriterion* criterion,
+                      HaloReader filledFor) = 0;
   // Corrects the coarse cells next to finer patches by dt/dx (F_coarse - mean F_fine) and
   // recomputes those patches' eigenvalues.
   virtual void reflux(const double* fluxRegister, double dt, double* out, double* patchLambda) = 0;

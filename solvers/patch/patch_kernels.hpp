@@ -24,12 +24,15 @@ void fusedUpdateDevice(const PDE& pde, const SpatialScheme& scheme,
                        double* qOut, const StageWeights& stage, double* patchLambda,
                        double* fluxRegister, const int* patches, unsigned long long* fallbacks,
                        const int* faceLinks, const UpdateCriterion* criterion,
-                       const int* refluxFaces) {
+                       const int* refluxFaces, XFaceBufferView xFaces) {
   if (scheme.firstOrderRusanov() && stage.forwardEuler()) {
     rusanovUpdateDevice(pde, layout, geometry, numPatches, q, qOut, stage.dt, patchLambda,
-                        fluxRegister, patches, faceLinks, criterion, refluxFaces);
+                        fluxRegister, patches, faceLinks, criterion, refluxFaces, xFaces);
     return;
   }
+  if (xFaces.slots)
+    throw std::invalid_argument("fusedUpdateDevice: only the first-order forward-Euler step reads "
+                                "an x-face buffer");
   if (criterion)
     refinementFlagsDevice(pde, layout, criterion->criterion, q, numPatches, criterion->flags,
                           faceLinks, patches);
@@ -46,11 +49,12 @@ void fusedUpdateDevice(const PDE& pde, const SpatialScheme& scheme,
       const PDE&, const tessera::SpatialScheme&, const tessera::PatchLayout<PDE::kDim>&,           \
       const tessera::PatchGeometry<PDE::kDim>*, int, const double*, double*,                       \
       const tessera::StageWeights&, double*, double*, const int*, unsigned long long*, const int*, \
-      const tessera::UpdateCriterion*, const int*);                                                \
+      const tessera::UpdateCriterion*, const int*, tessera::XFaceBufferView);                      \
   template void tessera::rusanovUpdateDevice(                                                      \
       const PDE&, const tessera::PatchLayout<PDE::kDim>&,                                          \
       const tessera::PatchGeometry<PDE::kDim>*, int, const double*, double*, double, double*,      \
-      double*, const int*, const int*, const tessera::UpdateCriterion*, const int*);               \
+      double*, const int*, const int*, const tessera::UpdateCriterion*, const int*,                \
+      tessera::XFaceBufferView);                                                                   \
   template void tessera::refluxDevice(const PDE&, const tessera::PatchLayout<PDE::kDim>&,          \
                                       const tessera::RefluxPlanView<PDE::kDim>&,                   \
                                       const tessera::PatchGeometry<PDE::kDim>*, const double*,     \

@@ -337,16 +337,9 @@ public:
   // since the state last changed are not filled again, and the next step need not fill them (a
   // regrid that keeps the mesh).
   void fillCurrentHalos(HaloCells cells = HaloCells::All) {
-    if (!kernelHalosFilled_) {
-      if (stateExchange_)
-        stateExchange_->exchange(current_.data());
-      backend_->fillHalos(HaloPart::Inner, current_.data());
-      backend_->fillHalos(HaloPart::Outer, current_.data());
-      applyBoundaryHook(current_.data(), time_);
-      kernelHalosFilled_ = true;
-    }
+    fillKernelHalos(HaloReader::AnyKernel);
     if (cells == HaloCells::All && !allHalosFilled_) {
-      backend_->fillHalos(HaloPart::Unread, current_.data());
+      backend_->fillHalos(HaloPart::Unread, current_.data(), HaloReader::AnyKernel);
       allHalosFilled_ = true;
     }
   }
@@ -433,7 +426,9 @@ private:
     if (space_ == MemorySpace::Device) {
       requireDevice();
 #if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
-      return std::make_unique<DevicePatchBackend<PDE>>(pde_, layout_, parity_, scheme_.spatial);
+      return std::make_unique<DevicePatchBackend<PDE>>(pde_, layout_, parity_, scheme_.spatial,
+                                                       scheme_.spatial.firstOrderRusanov() &&
+                                                           scheme_.integrator.stages == 1);
 #endif
     }
     return std::make_unique<HostPatchBackend<PDE>>(pde_, layout_, parity_, scheme_.spatial);
@@ -483,16 +478,16 @@ private:
       // Halo fill and update in one phase: they overlap the ghost messages.
       auto t = clock_.phase(kUpdatePhase);
       stateExchange_->start(in.data());
-      backend_->fillHalos(HaloPart::Inner, in.data());
+      backend_->fillHalos(HaloPart::Inner, in.data(), HaloReader::Update);
       applyBoundaryHook(in.data(), stageTime);
       backend_->update(in.data(), out.data(), stage, PatchGroup::Inner, fluxes, patchLambda_.data(),
-                       criterion);
+                       criterion, HaloReader::Update);
       stateExchange_->finish(in.data());
-      backend_->fillHalos(HaloPart::Outer, in.data());
+      backend_->fillHalos(HaloPart::Outer, in.data(), HaloReader::Update);
       // The outer fill rewrote the outer patches' hooked cells.
       applyBoundaryHook(in.data(), stageTime);
       backend_->update(in.data(), out.data(), stage, PatchGroup::Outer, fluxes, patchLambda_.data(),
-                       criterion);
+                       criterion, HaloReader::Update);
       backend_->wait();
     } else {
       // No waits for the device between the phases: the clock times them on its stream.
@@ -500,13 +495,13 @@ private:
         auto t = clock_.phase(kHaloPhase);
         if (stateExchange_)
           stateExchange_->exchange(in.data());
-        backend_->fillHalos(HaloPart::Inner, in.data());
-        backend_->fillHalos(HaloPart::Outer, in.data());
+        backend_->fillHalos(HaloPart::Inner, in.data(), HaloReader::Update);
+        backend_->fillHalos(HaloPart::Outer, in.data(), HaloReader::Update);
         applyBoundaryHook(in.data(), stageTime);
       }
       auto t = clock_.phase(kUpdatePhase);
       backend_->update(in.data(), out.data(), stage, PatchGroup::All, fluxes, patchLambda_.data(),
-                       criterion);
+                       criterion, halosReady ? kernelHalosFor_ : HaloReader::Update);
     }
     if (ghosts_.exchangeFluxes) {
       auto t = clock_.phase(kRefluxPhase);
@@ -620,7 +615,23 @@ private:
     if (ranks_ > 1 || kernelHalosFilled_)
       return;
     auto t = clock_.phase(kHaloPhase);
-    fillCurrentHalos(HaloCells::ReadByKernels);
+    fillKernelHalos(HaloReader::Update);
+  }
+
+  // The current state's halos that `reader` reads from the halo (the same-level faces' cells
+  // only where the back end does not read them through the face links), unless filled for it
+  // since the state changed: a fill for the update alone does not serve the other kernels.
+  void fillKernelHalos(HaloReader reader) {
+    if (kernelHalosFilled_ &&
+        (kernelHalosFor_ == HaloReader::AnyKernel || reader == HaloReader::Update))
+      return;
+    if (stateExchange_)
+      stateExchange_->exchange(current_.data());
+    backend_->fillHalos(HaloPart::Inner, current_.data(), reader);
+    backend_->fillHalos(HaloPart::Outer, current_.data(), reader);
+    applyBoundaryHook(current_.data(), time_);
+    kernelHalosFilled_ = true;
+    kernelHalosFor_ = reader;
   }
 
   // The stores the stages write (the state's size), made where a remesh released them.
@@ -695,8 +706,10 @@ private:
   mutable PatchStore<kDim> hostMirror_{layout_, 0, MemorySpace::Host};
   DeviceArray<double> patchLambda_;
   DeviceArray<double> fluxRegister_;
-  // Whether the current state's halos are up to date: those the kernels read, and all of them.
+  // Whether the current state's halos are up to date: those the kernels read (for which reader),
+  // and all of them.
   bool kernelHalosFilled_ = false, allHalosFilled_ = false;
+  HaloReader kernelHalosFor_ = HaloReader::AnyKernel;
   // Whether patchLambda_ holds the current state's eigenvalues, which a remesh's copies keep.
   bool eigenvaluesOfCurrent_ = false;
   // The criterion the next step evaluates on its input (flagNextStep), and the flags of the last

@@ -18,6 +18,7 @@
 #include "patches/face_links.hpp"
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
+#include "patches/x_face_buffer.hpp"
 #include "solvers/patch/refinement_flags.hpp"
 
 namespace tessera {
@@ -32,14 +33,15 @@ namespace tessera {
 // from the neighbours instead and need not be filled. With a criterion, the updated patches' flags
 // from q as well (UpdateCriterion). With refluxFaces, the eigenvalues leave out the layers of
 // the faces refluxing will correct and the register gets only the faces it reads
-// (fusedUpdateDevice). Asynchronous.
+// (fusedUpdateDevice). With xFaces, the x faces that have a slot there are read from that buffer
+// (patches/x_face_buffer.hpp) instead of the halo. Asynchronous.
 template <class PDE>
 void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                          const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
                          double* qNew, double dt, double* patchLambda,
                          double* fluxRegister = nullptr, const int* patches = nullptr,
                          const int* faceLinks = nullptr, const UpdateCriterion* criterion = nullptr,
-                         const int* refluxFaces = nullptr);
+                         const int* refluxFaces = nullptr, XFaceBufferView xFaces = {});
 
 // The largest eigenvalue (over all axes and interior cells) of patches 0 .. count - 1 of q, into
 // patchLambda; NaN if any cell gives NaN. Asynchronous. Where keptFrom (device memory, count

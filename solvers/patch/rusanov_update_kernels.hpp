@@ -175,7 +175,9 @@ __device__ inline void storeRegister(double* fluxRegister, std::size_t at, std::
 // the two barriers that follow its write. The state buffer refilled at plane k held plane k - 1,
 // which every thread finished reading before it arrived at the second barrier of plane k - 1.
 // Halo cells of a linked face (faceLinks, patches/face_links.hpp) come from the neighbour's
-// interior instead: the kernel reads no edge or corner halo cell, so those are all it needs.
+// interior instead: the kernel reads no edge or corner halo cell, so those are all it needs. The
+// x faces with a slot in xFaces (patches/x_face_buffer.hpp) come from that buffer: the x-end ring
+// threads read a plane's cell N apart (3D; 1 in 2D) and a variable's face N^(Dim-1) apart there.
 //
 // With Flags, the kernel also evaluates a built-in criterion on its input (UpdateCriterion): each
 // thread puts the criterion's quantity of its cell (and ring cell) of plane k into one of three
@@ -188,14 +190,18 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
     fusedRusanovMarch(PDE pde, PatchLayout<PDE::kDim> layout,
                       const PatchGeometry<PDE::kDim>* __restrict__ geometry, int numPatches,
                       const int* __restrict__ patches, const int* __restrict__ faceLinks,
-                      const double* __restrict__ q, double* __restrict__ qNew, double dt,
-                      double* __restrict__ patchLambda, double* __restrict__ fluxRegister,
-                      amr::IndicatorCriterion criterion, amr::AdaptFlag* __restrict__ flags,
-                      const int* __restrict__ refluxFaces) {
+                      XFaceBufferView xFaces, const double* __restrict__ q,
+                      double* __restrict__ qNew, double dt, double* __restrict__ patchLambda,
+                      double* __restrict__ fluxRegister, amr::IndicatorCriterion criterion,
+                      amr::AdaptFlag* __restrict__ flags, const int* __restrict__ refluxFaces) {
   using State = typename PDE::State;
   using Shape = MarchShape<PDE::kDim, N, Rows>;
   constexpr int kDim = PDE::kDim, kMarch = kDim - 1, kCells = Shape::kPlaneCells;
   constexpr int kPitch = Shape::kPitch, kVars = PDE::kNumVars, kAhead = Shape::kAhead;
+  // The x-face buffer's strides (patches/x_face_buffer.hpp) along the marching axis and between
+  // variables.
+  constexpr int kBufferPlane = kDim == 3 ? N : 1;
+  constexpr std::size_t kBufferVarStride = kDim == 3 ? std::size_t(N) * N : std::size_t(N);
   extern __shared__ double shared[];
   // Plane p (from -1, the halo plane below, to N) is in state buffer (p + 1) % kStateBuffers.
   const auto planeBuffer = [](int p) {
@@ -262,6 +268,8 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
   // Where each face's halo cells are read, for each of the block's patches: faceLinkShift.
   __shared__ std::ptrdiff_t linkShift[Shape::kPatchesPerBlock][2 * kDim];
   loadBlockLinkShifts<kDim>(linkShift, layout, faceLinks, patches, numPatches, Shape::kThreads);
+  __shared__ int xFaceSlot[Shape::kPatchesPerBlock][2];
+  loadBlockXFaceSlots<kDim>(xFaceSlot, xFaces.slots, patches, numPatches, Shape::kThreads);
   // The two barriers of each plane: after the cells' fluxes, after the faces (see above). With
   // the criterion, the registers its quantities take leave none for work between arrival and
   // wait (it spilled 56 bytes a thread and ran 30% slower).
@@ -286,21 +294,27 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
       ringFirst[1] = tile * Rows + ringRow;
     }
     first[kMarch] = -1;
-    ringFirst[kMarch] = -1;
     const double* const column = qPatch + layout.cellOffset(first);
     double* const columnNew = qNewPatch + layout.cellOffset(first);
-    // The ring cell's column: an x end of the row, or in 3D a y row, which lies in the halo for
-    // the first and last tiles only.
-    std::ptrdiff_t ringShift = 0;
+    // The ring cell's column from plane 0: an x end of the row, or in 3D a y row, which lies in
+    // the halo for the first and last tiles only; an x end may be in the x-face buffer.
+    const double* ring = nullptr;
+    bool ringInBuffer = false;
     if (ringThread) {
       const int face = ringI < 0                        ? 0
                        : ringI >= N                     ? 1
                        : kDim == 3 && ringFirst[1] < 0  ? 2
                        : kDim == 3 && ringFirst[1] >= N ? 3
                                                         : -1;
-      ringShift = face < 0 ? 0 : linkShift[ringOwnRow][face];
+      const int slot = face == 0 || face == 1 ? xFaceSlot[ringOwnRow][face] : -1;
+      ringInBuffer = slot >= 0;
+      if (ringInBuffer) {
+        ring = xFaces.values + xFaceBufferIndex(layout, slot, 0, ringFirst);
+      } else {
+        ring = qRingPatch + layout.cellOffset(ringFirst) +
+               (face < 0 ? 0 : linkShift[ringOwnRow][face]);
+      }
     }
-    const double* const ring = qRingPatch + layout.cellOffset(ringFirst) + ringShift;
     const int marchFace = kDim == 3 ? i + N * j : i; // the column's cell on a marching face
 
     // Starts the copies of plane p (if there is one) as one group; empty groups keep the count of
@@ -312,8 +326,15 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
       if (p <= N)
         copyStateAsync<PDE, kCells>(column + (p + 1) * planeStride + shift, vs, planeBuffer(p),
                                     cell);
-      if (ringThread && p >= 0 && p < N)
-        copyStateAsync<PDE, kCells>(ring + (p + 1) * planeStride, vs, planeBuffer(p), ringCell);
+      // The buffer's strides are constants, so that choosing them costs no registers (strides
+      // held in registers made the kernel 6% slower on an H200, with or without a buffer).
+      if (ringThread && p >= 0 && p < N) {
+        if (ringInBuffer)
+          copyStateAsync<PDE, kCells>(ring + p * kBufferPlane, kBufferVarStride, planeBuffer(p),
+                                      ringCell);
+        else
+          copyStateAsync<PDE, kCells>(ring + p * planeStride, vs, planeBuffer(p), ringCell);
+      }
       gpuCopyAsyncCommit();
     };
     for (int p = -1; p < kAhead; ++p)
@@ -467,9 +488,9 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
 template <class PDE, int N, int Rows, bool Flags>
 void launchMarch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                  const PatchGeometry<PDE::kDim>* geometry, int numPatches, const int* patches,
-                 const int* faceLinks, const double* q, double* qNew, double dt,
-                 double* patchLambda, double* fluxRegister, const UpdateCriterion* criterion,
-                 const int* refluxFaces) {
+                 const int* faceLinks, XFaceBufferView xFaces, const double* q, double* qNew,
+                 double dt, double* patchLambda, double* fluxRegister,
+                 const UpdateCriterion* criterion, const int* refluxFaces) {
   using Shape = MarchShape<PDE::kDim, N, Rows>;
   const auto kernel = &fusedRusanovMarch<PDE, N, Rows, Flags>;
   const std::size_t bytes = sizeof(double) * Shape::sharedDoubles(PDE::kNumVars, Flags);
@@ -478,8 +499,8 @@ void launchMarch(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                                         gpuFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
   const int blocks = (numPatches + Shape::kPatchesPerBlock - 1) / Shape::kPatchesPerBlock;
   kernel<<<blocks, Shape::kThreads, bytes>>>(
-      pde, layout, geometry, numPatches, patches, faceLinks, q, qNew, dt, patchLambda, fluxRegister,
-      criterion ? criterion->criterion : amr::IndicatorCriterion{},
+      pde, layout, geometry, numPatches, patches, faceLinks, xFaces, q, qNew, dt, patchLambda,
+      fluxRegister, criterion ? criterion->criterion : amr::IndicatorCriterion{},
       criterion ? criterion->flags : nullptr, refluxFaces);
   TESSERA_GPU_CHECK_LAUNCH();
 }
@@ -517,7 +538,7 @@ void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                          const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* q,
                          double* qNew, double dt, double* patchLambda, double* fluxRegister,
                          const int* patches, const int* faceLinks, const UpdateCriterion* criterion,
-                         const int* refluxFaces) {
+                         const int* refluxFaces, XFaceBufferView xFaces) {
   if (layout.halo < 1 || layout.numVars != PDE::kNumVars)
     throw std::invalid_argument("rusanovUpdateDevice: the layout needs a halo and the PDE's "
                                 "variables");
@@ -526,11 +547,11 @@ void rusanovUpdateDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
   withMarchShape<PDE::kDim>(layout.cellsPerAxis, "rusanovUpdateDevice", [&]<int N, int Rows>() {
     if (criterion)
       rusanov_kernels::launchMarch<PDE, N, Rows, true>(pde, layout, geometry, numPatches, patches,
-                                                       faceLinks, q, qNew, dt, patchLambda,
+                                                       faceLinks, xFaces, q, qNew, dt, patchLambda,
                                                        fluxRegister, criterion, refluxFaces);
     else
       rusanov_kernels::launchMarch<PDE, N, Rows, false>(pde, layout, geometry, numPatches, patches,
-                                                        faceLinks, q, qNew, dt, patchLambda,
+                                                        faceLinks, xFaces, q, qNew, dt, patchLambda,
                                                         fluxRegister, nullptr, refluxFaces);
   });
 }

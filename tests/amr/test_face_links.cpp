@@ -2,7 +2,8 @@
 // halo cell (the linked neighbour's cell, or the halo cell the rest of the plan fills) is exactly
 // what the whole plan writes there; the faces linked are those with a same-level neighbour that
 // is not a periodic image, found from the leaves' geometry; the plan left fills faces only; no
-// operation is lost or doubled; a HaloPlanner builds both parts directly, equal to the split.
+// operation is lost or doubled; the x faces between levels get x-face buffer slots; a HaloPlanner
+// builds both parts directly, equal to the split.
 #include <cmath>
 #include <gtest/gtest.h>
 #include <random>
@@ -11,6 +12,7 @@
 #include "amr/forest.hpp"
 #include "amr/forest_patches.hpp"
 #include "patches/face_links.hpp"
+#include "patches/x_face_buffer.hpp"
 #include "tests/support/leaf_level_at.hpp"
 
 namespace tessera::amr {
@@ -100,6 +102,34 @@ void checkLinksReadWhatTheFillWrites(Vec<int, Dim> trees, int halo, unsigned see
     }
   EXPECT_GT(linked, 0);
   EXPECT_GT(unlinked, 0);
+
+  // The x-face buffer's slots (patches/x_face_buffer.hpp) of the plan left: one for each x face
+  // with a neighbour on another level inside the domain (across the periodic boundary a hook may
+  // take the halo over), where the halo is one cell deep; an operation's slot is its face's.
+  XFaceSlots<Dim> slots(numPatches);
+  const std::vector<int> opSlots = slots.assign(rest, layout);
+  int expectedSlots = 0;
+  for (int p = 0; p < numPatches; ++p)
+    for (int side = 0; side < 2; ++side) {
+      // Off the face's middle, where finer neighbours meet.
+      Vec<double, Dim> across;
+      for (int a = 0; a < Dim; ++a)
+        across[a] = geometry[p].origin[a] + 0.3 * n * geometry[p].dx[a];
+      across[0] = geometry[p].origin[0] + (side == 0 ? -0.5 : n + 0.5) * geometry[p].dx[0];
+      const int level = levelAt(across);
+      const bool expectSlot = halo == 1 && level >= 0 && level != forest.leaves()[p].level;
+      EXPECT_EQ(slots.ofFace()[std::size_t(2 * p + side)] >= 0, expectSlot)
+          << "patch " << p << " side " << side;
+      expectedSlots += expectSlot;
+    }
+  EXPECT_EQ(slots.count(), expectedSlots);
+  EXPECT_TRUE(halo != 1 || expectedSlots > 0) << "no x face between levels";
+  for (std::size_t o = 0; o < rest.ops.size(); ++o) {
+    const HaloOp<Dim>& op = rest.ops[o];
+    const bool xFace = op.lo[0] < 0 || op.hi[0] > n;
+    const int face = 2 * op.dstPatch + (op.lo[0] < 0 ? 0 : 1);
+    EXPECT_EQ(opSlots[o], xFace ? slots.ofFace()[std::size_t(face)] : -1) << "operation " << o;
+  }
 
   // The planner builds the same two parts directly, in the same order.
   const auto planner = forestHaloPlanner(forest, layout, boundary);

@@ -3,8 +3,9 @@
 // reads 1), reflecting and periodic boundaries mixed: every interior cell of the new state and
 // the x halo cells of its rows (copies of the rows' ends), every flux-register entry and every
 // patch's eigenvalue (outputs poisoned with NaN before the run) agree to 1e-12 of each
-// quantity's scale, also where only listed patches are updated (the others untouched), and a NaN
-// state gives a NaN eigenvalue. Skipped where no device is visible.
+// quantity's scale, also where only listed patches are updated (the others untouched) and where
+// x faces are read from an x-face buffer (their halo cells NaN), and a NaN state gives a NaN
+// eigenvalue. Skipped where no device is visible.
 #include <cmath>
 #include <gtest/gtest.h>
 #include <limits>
@@ -21,6 +22,7 @@
 #include "solvers/patch/rusanov_update_device.hpp"
 #include "solvers/patch/rusanov_update_host.hpp"
 #include "tests/support/filled_grid.hpp"
+#include "tests/support/moved_x_faces.hpp"
 #include "tests/support/scale_agreement.hpp"
 
 namespace tessera {
@@ -145,6 +147,34 @@ void expectUpdateMatchesHost(const PDE& pde, const Initial& ic, int n, int halo)
     expectClose(withoutRegister[i], hostNew[i], scale[std::size_t(PDE::kNumVars - 1)],
                 "state without a register at", i);
   }
+
+  // Two x faces in three moved into an x-face buffer, their halo cells NaN: the update reads them
+  // from the buffer and gives the host twin's state, eigenvalues and register.
+  std::vector<double> poisoned(filled.q.data(), filled.q.data() + filled.q.array().size());
+  const auto moved = test::moveXFaces<kDim>(layout, numPatches, filled.q.data(), poisoned,
+                                            [](int p, int side) { return (p + side) % 3 != 0; });
+  ASSERT_GT(moved.count, numPatches / 2);
+  dq.copyFromHost(poisoned);
+  const auto dSlots = toDevice(moved.slots);
+  const auto dValues = toDevice(moved.values);
+  dNew.copyFromHost(std::vector<double>(dq.size(), kNaN));
+  dLambda.copyFromHost(std::vector<double>(numPatches, kNaN));
+  dRegister.copyFromHost(std::vector<double>(registerSize, kNaN));
+  rusanovUpdateDevice(pde, layout, dGeometry.data(), numPatches, dq.data(), dNew.data(), dt,
+                      dLambda.data(), dRegister.data(), nullptr, nullptr, nullptr, nullptr,
+                      XFaceBufferView{dSlots.data(), dValues.data()});
+  const auto bufferedNew = toHost(dNew), bufferedLambda = toHost(dLambda),
+             bufferedRegister = toHost(dRegister);
+  for (int p = 0; p < numPatches; ++p) {
+    expectClose(bufferedLambda[p], hostLambda[p], hostLambda[p], "buffered eigenvalue of patch", p);
+    for (int v = 0; v < PDE::kNumVars; ++v)
+      for (int c = 0; c < layout.interiorCells(); ++c) {
+        const std::size_t i = layout.index(p, v, layout.interiorCell(c));
+        expectClose(bufferedNew[i], hostNew[i], scale[std::size_t(v)], "buffered state at", i);
+      }
+  }
+  for (std::size_t i = 0; i < registerSize; ++i)
+    expectClose(bufferedRegister[i], hostRegister[i], registerScale, "buffered register at", i);
 }
 
 template <class PDE, class Initial>

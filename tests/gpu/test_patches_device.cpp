@@ -2,7 +2,8 @@
 // host twins (fillHalos, reflux and maxEigenvaluesHost, remapPatchData) on 2:1-balanced AMR
 // arrangements written by hand: a level-0 grid of 2^Dim patches with one to three of them refined
 // into their children. Every halo operation kind occurs (same level, coarser, finer, inflow,
-// reflecting, periodic, outflow), in 2D and 3D, with halo widths 1 and 2. The device's remap
+// reflecting, periodic, outflow), in 2D and 3D, with halo widths 1 and 2; the fill for the update
+// puts the coarse-fine x faces into an x-face buffer instead. The device's remap
 // reads same-level faces through face links, as a solver runs it, with those halo cells NaN.
 // Skipped where no device is visible.
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include "patches/reflux_cell.hpp"
 #include "patches/remap.hpp"
 #include "patches/remap_device.hpp"
+#include "patches/x_face_buffer.hpp"
 #include "physics/euler/euler.hpp"
 #include "solvers/patch/max_eigenvalue.hpp"
 #include "solvers/patch/reflux_device.hpp"
@@ -151,6 +153,55 @@ void checkHaloFill(int halo, const DomainBoundary<Dim>& boundary) {
   const std::vector<double> fromDevice = toHost(device);
   for (std::size_t i = 0; i < host.size(); ++i)
     ASSERT_TRUE(relativelyClose(fromDevice[i], host[i], i));
+
+  // A fill for the update: the coarse-fine x faces (with a halo of 1) go to an x-face buffer,
+  // every cell of it written once with the host twin's halo value, their halo cells unwritten
+  // (NaN); every other cell as before.
+  XFaceSlots<Dim> slots(int(patches.size()));
+  const std::vector<int> opSlots = slots.assign(plan, layout);
+  if (halo == 1)
+    ASSERT_GT(slots.count(), 0) << "no coarse-fine x face";
+  else
+    ASSERT_EQ(slots.count(), 0) << "a face two cells deep is buffered";
+  const std::size_t bufferSize = std::size_t(slots.count()) * layout.numVars * xFaceCells(layout);
+  DeviceArray<double> split = toDevice(interiorOnlyData(layout, int(patches.size())));
+  DeviceArray<double> buffer =
+      toDevice(std::vector<double>(std::max<std::size_t>(bufferSize, 1), std::nan("")));
+  DeviceHaloPlan<Dim>(plan, layout, parity, opSlots).fill(split.data(), buffer.data());
+  const std::vector<double> splitHost = toHost(split), bufferHost = toHost(buffer);
+  std::vector<char> buffered(host.size(), 0);
+  std::vector<int> writes(bufferSize, 0);
+  for (std::size_t o = 0; o < plan.ops.size(); ++o) {
+    const int slot = opSlots[o];
+    if (slot < 0)
+      continue;
+    const HaloOp<Dim>& op = plan.ops[o];
+    int cells = 1;
+    for (int a = 0; a < Dim; ++a)
+      cells *= op.hi[a] - op.lo[a];
+    for (int m = 0; m < cells; ++m) {
+      CellIndex<Dim> c;
+      for (int a = 0, r = m; a < Dim; ++a) {
+        c[a] = op.lo[a] + r % (op.hi[a] - op.lo[a]);
+        r /= op.hi[a] - op.lo[a];
+      }
+      for (int v = 0; v < layout.numVars; ++v) {
+        const std::size_t i = layout.index(op.dstPatch, v, c);
+        const std::size_t b = xFaceBufferIndex(layout, slot, v, c);
+        buffered[i] = 1;
+        ++writes[b];
+        ASSERT_TRUE(relativelyClose(bufferHost[b], host[i], i)) << "in the buffer";
+        ASSERT_TRUE(std::isnan(splitHost[i])) << "halo cell " << i << " written beside the buffer";
+      }
+    }
+  }
+  for (std::size_t b = 0; b < bufferSize; ++b)
+    ASSERT_EQ(writes[b], 1) << "buffer element " << b;
+  for (std::size_t i = 0; i < host.size(); ++i) {
+    if (!buffered[i]) {
+      ASSERT_TRUE(relativelyClose(splitHost[i], host[i], i));
+    }
+  }
 }
 
 TEST_F(PatchesDevice, HaloFillMatchesTheHostTwin2D) {

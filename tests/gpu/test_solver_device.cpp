@@ -1,7 +1,8 @@
 // The device refinement flags and time step against their host twins: flags of every built-in
 // criterion (on a primitive and on a conserved variable) and dt equal exactly, on 2D and 3D patch
 // grids with a blast-like state; the same flags from a fused update that evaluates the criterion
-// on its input (UpdateCriterion), whose update is the one without it; the eigenvalues of an update
+// on its input (UpdateCriterion), whose update is the one without it (at first order also with x
+// faces read from an x-face buffer); the eigenvalues of an update
 // that leaves the layers of refluxed faces out. Skipped where no device is visible.
 #include <algorithm>
 #include <cmath>
@@ -22,6 +23,7 @@
 #include "solvers/patch/time_step.hpp"
 #include "solvers/patch/time_step_device.hpp"
 #include "tests/support/filled_grid.hpp"
+#include "tests/support/moved_x_faces.hpp"
 
 namespace tessera {
 namespace {
@@ -114,39 +116,60 @@ void expectUpdateFlagsMatch(int N, int halo, const SpatialScheme& scheme) {
   const auto dq = toDevice(poisoned);
   const auto dLinks = toDevice(links);
   const auto dGeometry = toDevice(blast.geometry);
+  // At first order, the same with two x faces in three moved into an x-face buffer (their halo
+  // cells NaN, their links gone).
+  std::vector<double> movedQ = poisoned;
+  const auto moved = test::moveXFaces<Dim>(layout, patches, blast.q.data(), movedQ,
+                                           [](int p, int side) { return (p + side) % 3 != 0; });
+  std::vector<int> movedLinks = links;
+  for (std::size_t face = 0; face < moved.slots.size(); ++face)
+    if (moved.slots[face] >= 0)
+      movedLinks[std::size_t(2 * Dim) * (face / 2) + face % 2] = -1;
+  const auto dMovedQ = toDevice(movedQ);
+  const auto dMovedLinks = toDevice(movedLinks);
+  const auto dSlots = toDevice(moved.slots);
+  const auto dValues = toDevice(moved.values);
   const FluxRegisterLayout<Dim> registers{N, Dim + 2};
   const std::size_t size = blast.q.array().size();
   const std::size_t registerSize = std::size_t(patches) * registers.patchStride();
   const double dt = 1e-4;
   // One update: its output, eigenvalues and flux register, and its flags where it has a criterion.
-  const auto update = [&](const amr::IndicatorCriterion* criterion) {
+  const auto update = [&](const amr::IndicatorCriterion* criterion, bool movedXFaces) {
     auto out = toDevice(std::vector<double>(size, 0.0));
     auto lambda = toDevice(std::vector<double>(patches, 0.0));
     auto fluxes = toDevice(std::vector<double>(registerSize, 0.0));
     auto flags = toDevice(std::vector<amr::AdaptFlag>(patches, amr::AdaptFlag(7))); // poison
     const UpdateCriterion flagging{criterion ? *criterion : amr::IndicatorCriterion{},
                                    flags.data()};
-    fusedUpdateDevice(pde, scheme, layout, dGeometry.data(), patches, dq.data(), out.data(),
-                      StageWeights{dt}, lambda.data(), fluxes.data(), nullptr, nullptr,
-                      dLinks.data(), criterion ? &flagging : nullptr);
+    fusedUpdateDevice(
+        pde, scheme, layout, dGeometry.data(), patches, movedXFaces ? dMovedQ.data() : dq.data(),
+        out.data(), StageWeights{dt}, lambda.data(), fluxes.data(), nullptr, nullptr,
+        movedXFaces ? dMovedLinks.data() : dLinks.data(), criterion ? &flagging : nullptr, nullptr,
+        movedXFaces ? XFaceBufferView{dSlots.data(), dValues.data()} : XFaceBufferView{});
     return std::tuple{toHost(out), toHost(lambda), toHost(fluxes), toHost(flags)};
   };
-  const auto [out, lambda, fluxes, unused] = update(nullptr);
-  for (const auto& criterion : kCriteria<Dim>) {
-    SCOPED_TRACE(int(criterion.indicator));
-    const auto host = refinementFlagsHost(pde, layout, criterion, blast.q.data(), patches);
-    const auto [flaggedOut, flaggedLambda, flaggedFluxes, flags] = update(&criterion);
-    EXPECT_EQ(flags, host);
-    EXPECT_NE(std::count(host.begin(), host.end(), amr::AdaptFlag::Refine), 0);
-    EXPECT_NE(std::count(host.begin(), host.end(), amr::AdaptFlag::Coarsen), 0);
-    EXPECT_EQ(flaggedLambda, lambda);
-    EXPECT_EQ(flaggedFluxes, fluxes);
-    for (int p = 0; p < patches; ++p)
-      for (int n = 0; n < layout.interiorCells(); ++n)
-        for (int v = 0; v < Dim + 2; ++v) {
-          const std::size_t i = layout.index(p, v, layout.interiorCell(n));
-          ASSERT_EQ(flaggedOut[i], out[i]) << "patch " << p << " cell " << n << " variable " << v;
-        }
+  const auto [out, lambda, fluxes, unused] = update(nullptr, false);
+  for (const bool movedXFaces : {false, true}) {
+    if (movedXFaces && !scheme.firstOrderRusanov())
+      continue;
+    SCOPED_TRACE(movedXFaces ? "x faces moved into a buffer" : "x faces in the halo");
+    for (const auto& criterion : kCriteria<Dim>) {
+      SCOPED_TRACE(int(criterion.indicator));
+      const auto host = refinementFlagsHost(pde, layout, criterion, blast.q.data(), patches);
+      const auto [flaggedOut, flaggedLambda, flaggedFluxes, flags] =
+          update(&criterion, movedXFaces);
+      EXPECT_EQ(flags, host);
+      EXPECT_NE(std::count(host.begin(), host.end(), amr::AdaptFlag::Refine), 0);
+      EXPECT_NE(std::count(host.begin(), host.end(), amr::AdaptFlag::Coarsen), 0);
+      EXPECT_EQ(flaggedLambda, lambda);
+      EXPECT_EQ(flaggedFluxes, fluxes);
+      for (int p = 0; p < patches; ++p)
+        for (int n = 0; n < layout.interiorCells(); ++n)
+          for (int v = 0; v < Dim + 2; ++v) {
+            const std::size_t i = layout.index(p, v, layout.interiorCell(n));
+            ASSERT_EQ(flaggedOut[i], out[i]) << "patch " << p << " cell " << n << " variable " << v;
+          }
+    }
   }
 }
 
