@@ -11,6 +11,7 @@
 #include "patches/patch_store.hpp"
 #include "patches/uniform_patch_grid.hpp"
 #include "solvers/patch/patch_solver.hpp"
+#include "tests/support/halo_op_cells.hpp"
 
 namespace tessera::test {
 
@@ -52,20 +53,11 @@ linkedWithPoisonedFaces(const test::FilledGrid<Dim>& filled) {
   FaceLinks<Dim> links = unlinkedFaces<Dim>(filled.grid.numPatches());
   linkSameLevelFaces(rest, layout, links);
   std::vector<double> q(filled.q.data(), filled.q.data() + filled.q.array().size());
-  for (const HaloOp<Dim>& op : links.unreadOps.ops) {
-    int cells = 1;
-    for (int a = 0; a < Dim; ++a)
-      cells *= op.hi[a] - op.lo[a];
-    for (int m = 0; m < cells; ++m) {
-      CellIndex<Dim> c;
-      for (int a = 0, r = m; a < Dim; ++a) {
-        c[a] = op.lo[a] + r % (op.hi[a] - op.lo[a]);
-        r /= op.hi[a] - op.lo[a];
-      }
+  for (const HaloOp<Dim>& op : links.unreadOps.ops)
+    forEachCellOf(op, [&](const CellIndex<Dim>& c) {
       for (int v = 0; v < layout.numVars; ++v)
         q[layout.index(op.dstPatch, v, c)] = std::numeric_limits<double>::quiet_NaN();
-    }
-  }
+    });
   return {std::move(links.neighbour), std::move(q)};
 }
 
