@@ -162,7 +162,7 @@ private:
   DeviceArray<PatchGeometry<kDim>> geometry_;
   DeviceHaloPlan<kDim> innerHalo_, outerHalo_;
   DeviceArray<int> xFaceSlots_;     // XFaceSlots::ofFace of the owned patches, or empty
-  DeviceArray<double> xFaceBuffer_; // the fills' for the update
+  DeviceArray<double> xFaceBuffer_; // written by the fills for the update
   std::function<const HaloPlan<kDim>&()> unreadOps_; // the solver's, until the next setPatches
   std::optional<DeviceHaloPlan<kDim>> unreadHalo_;
   DeviceArray<int> faceLinks_; // FaceLinks::neighbour
