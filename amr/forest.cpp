@@ -258,11 +258,23 @@ void Forest<Dim>::save(const std::filesystem::path& file) const {
 }
 
 template <int Dim>
-Forest<Dim>::~Forest() = default;
+Forest<Dim>::Forest(QuadrantsOf source)
+    : comm_(source.other.comm_), treesPerAxis_(source.other.treesPerAxis_),
+      periodic_(source.other.periodic_), state_(std::make_unique<State>()),
+      leaves_(source.other.leaves_), ghosts_(source.other.ghosts_) {
+  buildConnectivity();
+  state_->forest = P4est<Dim>::copy(source.other.state_->forest, state_->connectivity);
+}
 
 template <int Dim>
-bool Forest<Dim>::adapt(std::span<const AdaptFlag> flags, int minLevel, int maxLevel) {
-  using Api = P4est<Dim>;
+Forest<Dim>::~Forest() = default;
+template <int Dim>
+Forest<Dim>::Forest(Forest&&) noexcept = default;
+template <int Dim>
+Forest<Dim>& Forest<Dim>::operator=(Forest&&) noexcept = default;
+
+template <int Dim>
+bool Forest<Dim>::flagsAct(std::span<const AdaptFlag> flags, int minLevel, int maxLevel) const {
   if (flags.size() != leaves_.size())
     throw std::invalid_argument("Forest::adapt: " + std::to_string(flags.size()) + " flags for " +
                                 std::to_string(leaves_.size()) + " leaves");
@@ -272,8 +284,12 @@ bool Forest<Dim>::adapt(std::span<const AdaptFlag> flags, int minLevel, int maxL
   int acts = someFlagActs(leaves_, ghosts_, flags, minLevel, maxLevel, treesPerAxis_, periodic_);
   if (state_->forest->mpisize > 1) // p4est's adapt and balance are collective
     MPI_Allreduce(MPI_IN_PLACE, &acts, 1, MPI_INT, MPI_LOR, comm_);
-  if (!acts)
-    return false;
+  return acts;
+}
+
+template <int Dim>
+void Forest<Dim>::applyFlags(std::span<const AdaptFlag> flags, int minLevel, int maxLevel) {
+  using Api = P4est<Dim>;
   auto* forest = state_->forest;
   std::size_t i = 0;
   forEachLocalQuadrant<Dim>(forest, [&](int, typename Api::Quadrant* q) {
@@ -286,7 +302,24 @@ bool Forest<Dim>::adapt(std::span<const AdaptFlag> flags, int minLevel, int maxL
   Api::balance(forest, &clearFlag<Dim>);
   forest->user_pointer = nullptr;
   collectLeaves();
+}
+
+template <int Dim>
+bool Forest<Dim>::adapt(std::span<const AdaptFlag> flags, int minLevel, int maxLevel) {
+  if (!flagsAct(flags, minLevel, maxLevel))
+    return false;
+  applyFlags(flags, minLevel, maxLevel);
   return true;
+}
+
+template <int Dim>
+std::optional<Forest<Dim>> Forest<Dim>::adapted(std::span<const AdaptFlag> flags, int minLevel,
+                                                int maxLevel) const {
+  if (!flagsAct(flags, minLevel, maxLevel))
+    return std::nullopt;
+  Forest<Dim> copy(QuadrantsOf{*this});
+  copy.applyFlags(flags, minLevel, maxLevel);
+  return copy;
 }
 
 template <int Dim>

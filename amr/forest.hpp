@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <memory>
 #include <mpi.h>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -56,6 +57,8 @@ public:
   ~Forest();
   Forest(const Forest&) = delete;
   Forest& operator=(const Forest&) = delete;
+  Forest(Forest&&) noexcept;
+  Forest& operator=(Forest&&) noexcept;
 
   Vec<int, Dim> treesPerAxis() const { return treesPerAxis_; }
   Vec<bool, Dim> periodic() const { return periodic_; }
@@ -73,6 +76,11 @@ public:
   // false, having left p4est's forest alone, where no rank's flags could change a leaf (nothing to
   // refine, no family to coarsen that balance would not refine again).
   bool adapt(std::span<const AdaptFlag> flags, int minLevel, int maxLevel);
+
+  // Collective: the forest that adapt() would leave, as a forest of its own; this one stays as it
+  // is, so that its patches can go on stepping (and be saved) while the adapted one is planned.
+  // None where adapt() would return false.
+  std::optional<Forest> adapted(std::span<const AdaptFlag> flags, int minLevel, int maxLevel) const;
 
   // Collective: moves leaves between the ranks along the space-filling curve so that the ranks'
   // sums of weights (one positive weight per local leaf, e.g. a patch's cost) are as equal as
@@ -102,6 +110,16 @@ public:
   static int deepestLevel();
 
 private:
+  // other's quadrants with their data on a connectivity of its own, and its leaves; no ghost
+  // layer until collectLeaves(): adapted() applies the flags at once.
+  struct QuadrantsOf {
+    const Forest& other;
+  };
+  explicit Forest(QuadrantsOf source);
+  // adapt()'s checks of its arguments; whether any flag acts on this rank or, collectively, any.
+  bool flagsAct(std::span<const AdaptFlag> flags, int minLevel, int maxLevel) const;
+  // Refines, coarsens and balances state_'s forest by the flags, then collects the leaves.
+  void applyFlags(std::span<const AdaptFlag> flags, int minLevel, int maxLevel);
   // The brick of trees for treesPerAxis, and rootLevel_ and the trees' origins from it.
   void buildConnectivity();
   // The leaves and the ghost layer of the current forest (collective: the ghost layer is).

@@ -72,6 +72,12 @@ struct P4est<2> {
   static bool sameConnectivity(Connectivity* a, Connectivity* b) {
     return p4est_connectivity_is_equal(a, b);
   }
+  // A forest of its own with the same quadrants and their data, on connectivity `c`.
+  static Forest* copy(Forest* f, Connectivity* c) {
+    Forest* copied = p4est_copy(f, 1);
+    copied->connectivity = c;
+    return copied;
+  }
   static void destroy(Ghost* g) { p4est_ghost_destroy(g); }
   static void destroy(Forest* f) { p4est_destroy(f); }
   static void destroy(Connectivity* c) { p4est_connectivity_destroy(c); }
@@ -134,6 +140,12 @@ struct P4est<3> {
   }
   static bool sameConnectivity(Connectivity* a, Connectivity* b) {
     return p8est_connectivity_is_equal(a, b);
+  }
+  // A forest of its own with the same quadrants and their data, on connectivity `c`.
+  static Forest* copy(Forest* f, Connectivity* c) {
+    Forest* copied = p8est_copy(f, 1);
+    copied->connectivity = c;
+    return copied;
   }
   static void destroy(Ghost* g) { p8est_ghost_destroy(g); }
   static void destroy(Forest* f) { p8est_destroy(f); }

@@ -19,14 +19,17 @@
 // a step starts from, inside that step's update (the halos it reads are filled for the update, and
 // the first-order device kernel has the cells in shared memory already), so that the regrid costs
 // no pass over the state and no halo fill; a host callable sees the state after that step. With a
-// regridInterval of 2 or more the flags come from the step before the regrid's, and the host adapts
-// the forest and builds the new plans while the device takes the regrid's step: a regrid then
-// costs the run only the data's move onto the new patches. With a CFL number below one a
-// discontinuity moves less than a cell a step, and refining a flagged patch's neighbours as well
-// (the buffer, a patch wide) covers the two steps. With a regridInterval of 1 the step flags and
+// regridInterval of 4 or more the flags come from the step three before the regrid's, and beside
+// each of the next three steps, while the device takes it, the host does a part of the adapt: the
+// forest (a forest of its own, the patches stepping on the old one), the new patches' plans, their
+// halo plans. A regrid then costs the run little more than the data's move onto the new patches.
+// With an interval of 3 or 2 the flags come two steps or one before, and the parts share the
+// steps there are. With a CFL number below one a discontinuity moves less than a cell a step, and
+// refining a flagged patch's neighbours as well (the buffer, a patch wide) covers the four steps
+// for patches of four cells or more. With a regridInterval of 1 the step flags and
 // its regrid follows it, as does a regrid asked for between steps (regrid()) and the initial
 // adapts, each to the state as it is. A restart repeats the run: a checkpoint keeps the flags that
-// wait for the next step (pendingFlags).
+// wait for a coming regrid (pendingFlags).
 #include <algorithm>
 #include <filesystem>
 #include <mpi.h>
@@ -115,7 +118,7 @@ public:
   }
 
   // This rank's patches' state (one per leaf), the time and the step count of a checkpoint, and
-  // the flags that waited there for the next step's regrid (pendingFlags), if any.
+  // the flags that waited there for a coming regrid (pendingFlags), if any.
   void restore(const PatchStore<kDim>& state, double time, long long step,
                std::optional<std::vector<amr::AdaptFlag>> pending = std::nullopt) {
     if (pending && pending->size() != forest_.leaves().size())
@@ -123,7 +126,9 @@ public:
                                   " regrid flags for " + std::to_string(forest_.leaves().size()) +
                                   " patches");
     solver_.restore(state, time, step);
-    pendingFlags_ = std::move(pending);
+    pending_.reset();
+    if (pending)
+      pending_.emplace(std::move(*pending));
   }
 
   // Sets the initial data and adapts the mesh to it, repeatedly, until the mesh settles (at
@@ -132,7 +137,7 @@ public:
   // energy over the cells of the mesh it gets, on every rank: SedovBlast::placeOn).
   template <class MakeInitial>
   void initialise(MakeInitial&& makeInitial) {
-    pendingFlags_.reset();
+    pending_.reset();
     for (int round = 0; round <= settings_.maxLevel - settings_.minLevel; ++round) {
       solver_.initialise(makeInitial(layout_, solver_.geometry()));
       if (!adapt(FlagsFrom::CurrentState))
@@ -152,16 +157,19 @@ public:
   double stableDt() { return solver_.stableDt(); }
   double time() const { return solver_.time(); }
 
-  // Adapts the mesh to the current data and moves the data onto it (flags waiting for the next
+  // Adapts the mesh to the current data and moves the data onto it (flags waiting for a coming
   // step's regrid are dropped: they were the old mesh's). Returns whether the mesh changed.
   bool regrid() {
-    pendingFlags_.reset();
+    pending_.reset();
     return adapt(FlagsFrom::CurrentState);
   }
 
-  // The flags (one per leaf of this rank) that the next step's regrid adapts the mesh to, taken
-  // by the step before; none between other steps. A checkpoint keeps them.
-  const std::optional<std::vector<amr::AdaptFlag>>& pendingFlags() const { return pendingFlags_; }
+  // The flags (one per leaf of this rank) that a coming step's regrid adapts the mesh to, taken
+  // by a step before it (regridLead()); null between a regrid and the next flags. A checkpoint
+  // keeps them.
+  const std::vector<amr::AdaptFlag>* pendingFlags() const {
+    return pending_ ? &pending_->flags : nullptr;
+  }
 
   const amr::Forest<kDim>& forest() const { return forest_; }
   MPI_Comm comm() const { return forest_.comm(); }
@@ -186,17 +194,17 @@ private:
   };
 
   // Collective (the ghosts' plans are). HaloPlanSource: the solver's constructor plans its halos.
-  ForestPlans plansOnForest() const {
+  ForestPlans plansOnForest(const amr::Forest<kDim>& forest) const {
     ForestPlans plans;
-    plans.geometry = amr::leafGeometry(forest_, layout_, lower_, upper_);
-    auto planner = amr::forestHaloPlanner(forest_, layout_, boundary_);
+    plans.geometry = amr::leafGeometry(forest, layout_, lower_, upper_);
+    auto planner = amr::forestHaloPlanner(forest, layout_, boundary_);
     plans.reflux = planner->refluxPlan();
-    if (mpi::rankCount(forest_.comm()) == 1) {
+    if (mpi::rankCount(forest.comm()) == 1) {
       plans.halo = std::move(planner); // the solver plans what its back end reads
       return plans;
     }
     HaloPlan<kDim> halo = planner->whole(); // the ghosts' exchange reads what every cell reads
-    plans.ghosts = amr::ghostPatches(forest_, layout_, halo, plans.reflux);
+    plans.ghosts = amr::ghostPatches(forest, layout_, halo, plans.reflux);
     plans.halo = std::move(halo);
     return plans;
   }
@@ -204,7 +212,7 @@ private:
   // The solver on the forest as constructed.
   PatchSolver<PDE> solverOnForest(const PDE& pde, double cfl, MemorySpace space,
                                   const PatchScheme& scheme) const {
-    ForestPlans plans = plansOnForest();
+    ForestPlans plans = plansOnForest(forest_);
     return PatchSolver<PDE>(pde, layout_, std::move(plans.geometry), std::move(plans.halo), cfl,
                             std::move(plans.reflux), space, std::move(plans.ghosts), scheme);
   }
@@ -236,47 +244,84 @@ private:
     return periodic;
   }
 
-  // Regrids take the flags a step before they adapt, and the host's part of the adapt runs while
-  // the device takes the regrid's step; with a regrid after every step there is no step between.
-  bool overlapsRegrids() const { return settings_.regridInterval >= 2; }
+  // The host's part of an adapt, in the order it runs: the forest adapted to the flags; the remap
+  // plan and (on one rank) the new patches' plans; their halo plans as the back end reads them.
+  static constexpr int kAdaptStages = 3;
+
+  // How many steps a regrid's flags come before it, the flagging step included. Beside each
+  // following step the host takes one stage of the adapt while the device steps, and beside the
+  // regrid's step whatever is left: with a regridInterval of 4 or more one stage a step, with 3
+  // the forest beside the first and the plans beside the regrid's, with 2 all beside the regrid's
+  // step. With 1 the step flags and its regrid follows it.
+  int regridLead() const { return std::clamp(settings_.regridInterval, 1, kAdaptStages + 1); }
 
   // One step taken by takeStep(), with the regrids around it: the mesh adapts after every
-  // regridInterval-th step, to flags taken during it (regridInterval 1) or during the one before.
+  // regridInterval-th step, to flags taken regridLead() steps before.
   template <class TakeStep>
   void step(TakeStep&& takeStep) {
     const int interval = settings_.regridInterval;
-    const long long adaptsAfter = solver_.step() + (overlapsRegrids() ? 2 : 1);
-    const bool flags = interval > 0 && adaptsAfter % interval == 0;
+    const long long taken = solver_.step() + 1; // steps taken once this one is
+    const bool flags = interval > 0 && (taken - 1 + regridLead()) % interval == 0;
     const auto* builtIn = std::get_if<amr::IndicatorCriterion>(&criterion_);
     if (flags && builtIn)
       solver_.flagNextStep(*builtIn); // on the state the step starts from, in its update
     takeStep(); // on a device, launched: it runs while the host does what follows
-    if (pendingFlags_) {
-      std::vector<amr::AdaptFlag> pending = std::move(*pendingFlags_);
-      pendingFlags_.reset();
-      std::optional<DeviceReached> stepDone; // on the host back end the step is done
-      if (solver_.space() == MemorySpace::Device)
-        stepDone.emplace();
-      const auto start = DeviceReached::Clock::now();
-      std::optional<PreparedAdapt> prepared = prepareAdapt(std::move(pending));
-      const auto end = DeviceReached::Clock::now();
-      // The rest of the step is the step's (its clock times it); what the host did while it ran
-      // cost the run nothing.
-      waitForDevice();
-      if (stepDone)
-        regridTimes_.overlapped += secondsBeside(*stepDone, start, end);
-      if (prepared)
-        moveOntoNewPatches(std::move(*prepared));
-    }
+    if (pending_)
+      prepareBesideStep(taken % interval == 0);
     if (!flags)
       return;
-    if (overlapsRegrids()) {
+    if (regridLead() > 1) {
       waitForDevice(); // the step's, as in adapt()
       ScopedTimer t(regridTimes_.flags);
-      pendingFlags_ = flagsOfThisMesh(FlagsFrom::Step);
+      pending_.emplace(flagsOfThisMesh(FlagsFrom::Step));
     } else {
       adapt(FlagsFrom::Step);
     }
+  }
+
+  // Host work done after a step was launched: what of it came before the device finished the
+  // step ran beside it, and cost the run nothing.
+  struct BesideStep {
+    std::unique_ptr<DeviceReached> stepDone; // none on the host back end: the step is done
+    DeviceReached::Clock::time_point start, end;
+    // Once the device has finished the step.
+    double seconds() const { return stepDone ? secondsBeside(*stepDone, start, end) : 0.0; }
+  };
+
+  // The pending regrid's host part beside the step just launched: its next stage, or all that is
+  // left beside the regrid's step (`regrids`), after which the data moves onto the new patches.
+  void prepareBesideStep(bool regrids) {
+    PendingRegrid& pending = *pending_;
+    BesideStep& beside = pending.beside.emplace_back();
+    if (solver_.space() == MemorySpace::Device)
+      beside.stepDone = std::make_unique<DeviceReached>();
+    beside.start = DeviceReached::Clock::now();
+    do
+      prepareNextStage();
+    while (regrids && pending.stagesDone < kAdaptStages);
+    beside.end = DeviceReached::Clock::now();
+    if (!regrids)
+      return;
+    // The rest of the step is the step's (its clock times it).
+    waitForDevice();
+    for (const BesideStep& b : pending.beside)
+      regridTimes_.overlapped += b.seconds();
+    std::optional<PreparedAdapt> prepared = std::move(pending.prepared);
+    pending_.reset();
+    if (prepared)
+      moveOntoNewPatches(std::move(*prepared));
+  }
+
+  // The next of the pending adapt's stages (kAdaptStages); nothing once the forest stays as it is.
+  void prepareNextStage() {
+    PendingRegrid& pending = *pending_;
+    const int stage = pending.stagesDone++;
+    if (stage == 0)
+      pending.prepared = adaptForest(pending.flags);
+    else if (pending.prepared && stage == 1)
+      planForest(*pending.prepared);
+    else if (pending.prepared && stage == 2)
+      planHalos(*pending.prepared);
   }
 
   // Where an adapt's flags come from: the step just taken (a host callable has none there, and
@@ -304,51 +349,79 @@ private:
       ScopedTimer t(regridTimes_.flags);
       flags = flagsOfThisMesh(from);
     }
-    std::optional<PreparedAdapt> prepared = prepareAdapt(std::move(flags));
+    std::optional<PreparedAdapt> prepared = adaptForest(std::move(flags));
     if (!prepared)
       return false;
+    planForest(*prepared);
+    planHalos(*prepared);
     moveOntoNewPatches(std::move(*prepared));
     return true;
   }
 
-  // An adapt's host part, which needs nothing of the state: the forest adapted to the flags, the
-  // remap plan, and (on one rank) the new patches' plans. Collective.
+  // An adapt's host part, which needs nothing of the state: the forest adapted to the flags (a
+  // forest of its own: until the data moves, the patches step, and a checkpoint saves them, on the
+  // forest they have), the remap plan, and (on one rank) the new patches' plans.
   struct PreparedAdapt {
+    amr::Forest<kDim> forest;
+    std::vector<PatchPlacement<kDim>> before, after;
     std::vector<RemapOp<kDim>> remap;
-    // One rank: built here; several: after the partition, which moves the leaves.
+    // One rank: built by planForest; several: after the partition, which moves the leaves.
     std::optional<ForestPlans> plans;
     std::unique_ptr<typename PatchSolver<PDE>::HaloParts> halo;
   };
 
-  // Nothing where the mesh stays as it is.
-  std::optional<PreparedAdapt> prepareAdapt(std::vector<amr::AdaptFlag> flags) {
+  // A regrid's flags, taken by a step before it, and what the host has prepared of it since.
+  struct PendingRegrid {
+    explicit PendingRegrid(std::vector<amr::AdaptFlag> f) : flags(std::move(f)) {}
+    std::vector<amr::AdaptFlag> flags;
+    int stagesDone = 0;
+    std::optional<PreparedAdapt> prepared; // after the first stage: none where the mesh stays
+    std::vector<BesideStep> beside;
+  };
+
+  // The forest adapted to the flags (of this forest's leaves); none where the mesh stays as it
+  // is. Collective.
+  std::optional<PreparedAdapt> adaptForest(std::vector<amr::AdaptFlag> flags) {
+    ScopedTimer t(regridTimes_.forest);
+    if (settings_.buffer)
+      bufferRefinement(flags);
+    std::optional<amr::Forest<kDim>> adapted =
+        forest_.adapted(flags, settings_.minLevel, settings_.maxLevel);
     std::vector<PatchPlacement<kDim>> before, after;
     int changed = 0;
-    {
-      ScopedTimer t(regridTimes_.forest);
+    if (adapted) {
       before = amr::leafPlacements(forest_);
-      if (settings_.buffer)
-        bufferRefinement(flags);
-      if (forest_.adapt(flags, settings_.minLevel, settings_.maxLevel)) {
-        after = amr::leafPlacements(forest_);
-        changed = before != after;
-      }
-      if (ranks_ > 1) // every rank repartitions and replans if any rank's patches changed
-        MPI_Allreduce(MPI_IN_PLACE, &changed, 1, MPI_INT, MPI_LOR, comm());
+      after = amr::leafPlacements(*adapted);
+      changed = before != after;
     }
-    if (!changed)
+    if (ranks_ > 1) // every rank repartitions and replans if any rank's patches changed
+      MPI_Allreduce(MPI_IN_PLACE, &changed, 1, MPI_INT, MPI_LOR, comm());
+    if (!changed) // a forest adapts on every rank or on none (Forest::adapted)
       return std::nullopt;
-    ScopedTimer t(regridTimes_.plans);
-    PreparedAdapt prepared;
-    prepared.remap = buildRemapPlan<kDim>(before, after);
-    if (ranks_ == 1)
-      prepared.plans = plansWithHalos(prepared.halo);
-    return prepared;
+    return PreparedAdapt{std::move(*adapted), std::move(before), std::move(after), {}, {}, {}};
   }
 
-  // An adapt's data part: the state remapped onto the new patches (and partitioned), the solver
-  // moved onto them.
+  // The remap plan and, on one rank, the adapted forest's plans (several ranks plan after the
+  // partition, which moves the leaves).
+  void planForest(PreparedAdapt& prepared) {
+    ScopedTimer t(regridTimes_.plans);
+    prepared.remap = buildRemapPlan<kDim>(prepared.before, prepared.after);
+    if (ranks_ == 1)
+      prepared.plans = plansOnForest(prepared.forest);
+  }
+
+  // The halo plans of planForest's plans, as the solver's back end reads them (one rank).
+  void planHalos(PreparedAdapt& prepared) {
+    if (!prepared.plans)
+      return;
+    ScopedTimer t(regridTimes_.plans);
+    prepared.halo = planHalosOf(*prepared.plans);
+  }
+
+  // An adapt's data part: the adapted forest made the mesh, the state remapped onto its patches
+  // (and partitioned), the solver moved onto them.
   void moveOntoNewPatches(PreparedAdapt prepared) {
+    forest_ = std::move(prepared.forest);
     std::optional<PatchStore<kDim>> state;
     {
       ScopedTimer t(regridTimes_.remap);
@@ -364,7 +437,8 @@ private:
         state.emplace(partition(*state));
       }
       ScopedTimer t(regridTimes_.plans);
-      prepared.plans = plansWithHalos(prepared.halo);
+      prepared.plans = plansOnForest(forest_);
+      prepared.halo = planHalosOf(*prepared.plans);
     }
     ScopedTimer t(regridTimes_.remesh);
     ForestPlans& plans = *prepared.plans;
@@ -378,11 +452,9 @@ private:
     summarise();
   }
 
-  // The plans of the forest's leaves, with the halo plans as the solver reads them in `halo`.
-  ForestPlans plansWithHalos(std::unique_ptr<typename PatchSolver<PDE>::HaloParts>& halo) const {
-    ForestPlans plans = plansOnForest();
-    halo = solver_.planHalos(std::move(plans.halo), int(plans.geometry.size()), plans.ghosts.count);
-    return plans;
+  // The halo plans of `plans`, as the solver's back end reads them.
+  std::unique_ptr<typename PatchSolver<PDE>::HaloParts> planHalosOf(ForestPlans& plans) const {
+    return solver_.planHalos(std::move(plans.halo), int(plans.geometry.size()), plans.ghosts.count);
   }
 
   // Moves leaves between the ranks so that each holds as many patches as families allow, and
@@ -452,7 +524,7 @@ private:
   long long firstGlobalPatch_ = 0;
   int finestLevel_ = 0;
   RegridTimes regridTimes_;
-  std::optional<std::vector<amr::AdaptFlag>> pendingFlags_;
+  std::optional<PendingRegrid> pending_;
 };
 
 // Compiled once for the systems Tessera ships, in amr_solver_2d.cpp and amr_solver_3d.cpp, like

@@ -2,6 +2,8 @@
 // edges and corners (periodic images included), checked by brute force on the leaf boxes.
 #include <gtest/gtest.h>
 #include <map>
+#include <memory>
+#include <optional>
 #include <random>
 #include <set>
 #include <vector>
@@ -315,6 +317,49 @@ TEST(Forest, RandomAdaptsKeepTwoToOneBalanceWithSeveralPatchesPerTree) {
   randomAdaptsStayBalanced<2>({{4, 6}}, {{true, false}}, 8);
   randomAdaptsStayBalanced<2>({{8, 4}}, {{true, true}}, 6);
   randomAdaptsStayBalanced<3>({{2, 2, 4}}, {{false, true, true}}, 4);
+}
+
+// adapted() gives the forest that adapt() leaves, as a forest of its own: the original keeps its
+// leaves, and the copy goes on adapting (on its own connectivity) after the original is gone.
+template <int Dim>
+void adaptedEqualsAdapt(Vec<int, Dim> trees, Vec<bool, Dim> periodic) {
+  auto forest = std::make_unique<Forest<Dim>>(MPI_COMM_WORLD, trees, periodic, 1);
+  std::mt19937 random(777);
+  const auto randomFlags = [&](std::size_t count) {
+    std::vector<AdaptFlag> flags(count);
+    for (auto& f : flags) {
+      const int r = int(random() % 10);
+      f = r < 2 ? AdaptFlag::Refine : (r < 6 ? AdaptFlag::Coarsen : AdaptFlag::Keep);
+    }
+    return flags;
+  };
+  std::optional<Forest<Dim>> copy;
+  for (int round = 0; round < 4; ++round) {
+    const std::vector<AdaptFlag> flags = randomFlags(forest->leaves().size());
+    const std::vector<Leaf<Dim>> before = forest->leaves();
+    copy = forest->adapted(flags, 0, 4);
+    EXPECT_EQ(forest->leaves(), before) << "round " << round;
+    ASSERT_EQ(forest->adapt(flags, 0, 4), copy.has_value()) << "round " << round;
+    if (copy) {
+      EXPECT_EQ(copy->leaves(), forest->leaves()) << "round " << round;
+    }
+  }
+  std::vector<AdaptFlag> keep(forest->leaves().size(), AdaptFlag::Keep);
+  EXPECT_FALSE(forest->adapted(keep, 0, 4)) << "no flag acts";
+  ASSERT_TRUE(copy) << "the last round must adapt for the rest to mean anything";
+  forest.reset();
+  for (int round = 0; round < 2; ++round) {
+    copy->adapt(randomFlags(copy->leaves().size()), 0, 4);
+    expectBalancedAndTiling(*copy);
+  }
+}
+
+TEST(Forest, AdaptedIsTheAdaptAsAForestOfItsOwn2D) {
+  adaptedEqualsAdapt<2>({{4, 6}}, {{true, false}});
+}
+
+TEST(Forest, AdaptedIsTheAdaptAsAForestOfItsOwn3D) {
+  adaptedEqualsAdapt<3>({{1, 2, 1}}, {{false, true, true}});
 }
 
 TEST(Forest, RejectsBadArguments) {

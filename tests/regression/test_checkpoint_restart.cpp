@@ -84,8 +84,10 @@ TEST_F(CheckpointRestart, ContinuesBitwiseFromACheckpointAfterARegrid) {
   expectContinuesBitwiseFrom(40, false);
 }
 
-// From one written after step 39, which took the flags that step 40's regrid adapts to: the
-// checkpoint keeps them (without them the continued run keeps 88 patches).
+// From one written after step 39: step 37 took the flags that step 40's regrid adapts to, and
+// beside steps 38 and 39 the forest adapted to them (a forest of its own) and the new patches were
+// planned. The checkpoint keeps the flags and the forest the patches are on (without the flags the
+// continued run keeps 88 patches).
 TEST_F(CheckpointRestart, ContinuesBitwiseFromACheckpointWithARegridsFlagsPending) {
   expectContinuesBitwiseFrom(39, true);
 }
