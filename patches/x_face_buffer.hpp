@@ -29,13 +29,24 @@ struct XFaceBufferView {
   const double* values = nullptr;
 };
 
+// The buffer's strides for faces of n cells a side: along face axis `axis` (1 <= axis < Dim, y
+// fastest), and between variables (the cells of one variable in one slot). Constant expressions,
+// so that a kernel can hold them as compile-time constants.
+TESSERA_INLINE constexpr std::size_t xFaceAxisStride(int n, int axis) {
+  std::size_t stride = 1;
+  for (int a = 1; a < axis; ++a)
+    stride *= std::size_t(n);
+  return stride;
+}
+template <int Dim>
+TESSERA_INLINE constexpr std::size_t xFaceVariableStride(int n) {
+  return xFaceAxisStride(n, Dim);
+}
+
 // Cells of one variable in one slot.
 template <int Dim>
 TESSERA_INLINE std::size_t xFaceCells(const PatchLayout<Dim>& layout) {
-  std::size_t cells = 1;
-  for (int a = 1; a < Dim; ++a)
-    cells *= std::size_t(layout.cellsPerAxis);
-  return cells;
+  return xFaceVariableStride<Dim>(layout.cellsPerAxis);
 }
 
 // Where variable `var` of x-face halo cell c (its x, -1 or N, plays no part) of `slot` lies.
@@ -44,11 +55,8 @@ TESSERA_INLINE std::size_t xFaceBufferIndex(const PatchLayout<Dim>& layout, int 
                                             CellIndex<Dim> c) {
   std::size_t at =
       (std::size_t(slot) * std::size_t(layout.numVars) + std::size_t(var)) * xFaceCells(layout);
-  std::size_t stride = 1;
-  for (int a = 1; a < Dim; ++a) {
-    at += std::size_t(c[a]) * stride;
-    stride *= std::size_t(layout.cellsPerAxis);
-  }
+  for (int a = 1; a < Dim; ++a)
+    at += std::size_t(c[a]) * xFaceAxisStride(layout.cellsPerAxis, a);
   return at;
 }
 

@@ -10,19 +10,24 @@
 
 namespace tessera {
 
-// shift[r][face] for each of the block's Patches patches: in 3D (one patch a block) the launch's
+// The patch of row r of a block of a fused kernel's launch: in 3D (one patch a block) the launch's
 // blockIdx.x-th patch, in 2D (Patches rows of patches) patch blockIdx.x * Patches + r, or the last
-// where the rows run past it; the k-th patch of a launch is patches[k], or k without a list. The
-// threads share the entries out; the caller synchronises before reading them.
+// where the rows run past it; the k-th patch of a launch is patches[k], or k without a list.
+template <int Dim, int Patches>
+__device__ inline int blockRowPatch(int r, const int* patches, int numPatches) {
+  const int k = Dim == 3 ? int(blockIdx.x) : min(int(blockIdx.x) * Patches + r, numPatches - 1);
+  return patches ? patches[k] : k;
+}
+
+// shift[r][face] for each of the block's Patches patches (blockRowPatch). The threads share the
+// entries out; the caller synchronises before reading them.
 template <int Dim, int Patches>
 __device__ inline void loadBlockLinkShifts(std::ptrdiff_t (&shift)[Patches][2 * Dim],
                                            const PatchLayout<Dim>& layout, const int* faceLinks,
                                            const int* patches, int numPatches, int threads) {
   for (int e = int(threadIdx.x); e < Patches * 2 * Dim; e += threads) {
-    const int r = e / (2 * Dim);
-    const int k = Dim == 3 ? int(blockIdx.x) : min(int(blockIdx.x) * Patches + r, numPatches - 1);
-    shift[r][e % (2 * Dim)] =
-        faceLinkShift(layout, faceLinks, patches ? patches[k] : k, e % (2 * Dim));
+    const int patch = blockRowPatch<Dim, Patches>(e / (2 * Dim), patches, numPatches);
+    shift[e / (2 * Dim)][e % (2 * Dim)] = faceLinkShift(layout, faceLinks, patch, e % (2 * Dim));
   }
 }
 
@@ -32,9 +37,8 @@ template <int Dim, int Patches>
 __device__ inline void loadBlockXFaceSlots(int (&slot)[Patches][2], const int* bufferSlots,
                                            const int* patches, int numPatches, int threads) {
   for (int e = int(threadIdx.x); e < Patches * 2; e += threads) {
-    const int r = e / 2;
-    const int k = Dim == 3 ? int(blockIdx.x) : min(int(blockIdx.x) * Patches + r, numPatches - 1);
-    slot[r][e % 2] = bufferSlots ? bufferSlots[2 * (patches ? patches[k] : k) + e % 2] : -1;
+    const int patch = blockRowPatch<Dim, Patches>(e / 2, patches, numPatches);
+    slot[e / 2][e % 2] = bufferSlots ? bufferSlots[2 * patch + e % 2] : -1;
   }
 }
 

@@ -200,8 +200,8 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
   constexpr int kPitch = Shape::kPitch, kVars = PDE::kNumVars, kAhead = Shape::kAhead;
   // The x-face buffer's strides (patches/x_face_buffer.hpp) along the marching axis and between
   // variables.
-  constexpr int kBufferPlane = kDim == 3 ? N : 1;
-  constexpr std::size_t kBufferVarStride = kDim == 3 ? std::size_t(N) * N : std::size_t(N);
+  constexpr int kBufferPlane = int(xFaceAxisStride(N, kMarch));
+  constexpr std::size_t kBufferVarStride = xFaceVariableStride<kDim>(N);
   extern __shared__ double shared[];
   // Plane p (from -1, the halo plane below, to N) is in state buffer (p + 1) % kStateBuffers.
   const auto planeBuffer = [](int p) {
