@@ -266,8 +266,8 @@ private:
     if (flags && builtIn)
       solver_.flagNextStep(*builtIn); // on the state the step starts from, in its update
     takeStep(); // on a device, launched: it runs while the host does what follows
-    if (pending_)
-      prepareBesideStep(taken % interval == 0);
+    if (pending_) // with no regrid interval (flags given to restore()), at once
+      prepareBesideStep(interval <= 0 || taken % interval == 0);
     if (!flags)
       return;
     if (regridLead() > 1) {
