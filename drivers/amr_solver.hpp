@@ -266,7 +266,8 @@ private:
     if (flags && builtIn)
       solver_.flagNextStep(*builtIn); // on the state the step starts from, in its update
     takeStep(); // on a device, launched: it runs while the host does what follows
-    if (pending_) // with no regrid interval (flags given to restore()), at once
+    // Without a regrid interval (flags given to restore()) the pending regrid comes at once.
+    if (pending_)
       prepareBesideStep(interval <= 0 || taken % interval == 0);
     if (!flags)
       return;
