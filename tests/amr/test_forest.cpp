@@ -289,17 +289,22 @@ TEST(Forest, FamiliesCoarsenOnlyWhereBalanceAllows3D) {
   coarsenOnlyWhereBalanceAllows<3>({{1, 2, 1}}, {{false, true, false}}, 5u);
 }
 
+// `count` flags: 20% Refine, 40% Coarsen, the rest Keep.
+std::vector<AdaptFlag> randomFlags(std::mt19937& random, std::size_t count) {
+  std::vector<AdaptFlag> flags(count);
+  for (auto& f : flags) {
+    const int r = int(random() % 10);
+    f = r < 2 ? AdaptFlag::Refine : (r < 6 ? AdaptFlag::Coarsen : AdaptFlag::Keep);
+  }
+  return flags;
+}
+
 template <int Dim>
 void randomAdaptsStayBalanced(Vec<int, Dim> trees, Vec<bool, Dim> periodic, int rounds) {
   Forest<Dim> forest(MPI_COMM_WORLD, trees, periodic, 1);
   std::mt19937 random(12345);
   for (int round = 0; round < rounds; ++round) {
-    std::vector<AdaptFlag> flags(forest.leaves().size());
-    for (auto& f : flags) {
-      const int r = int(random() % 10);
-      f = r < 2 ? AdaptFlag::Refine : (r < 6 ? AdaptFlag::Coarsen : AdaptFlag::Keep);
-    }
-    forest.adapt(flags, 0, 4);
+    forest.adapt(randomFlags(random, forest.leaves().size()), 0, 4);
     expectBalancedAndTiling(forest);
   }
 }
@@ -325,17 +330,9 @@ template <int Dim>
 void adaptedEqualsAdapt(Vec<int, Dim> trees, Vec<bool, Dim> periodic) {
   auto forest = std::make_unique<Forest<Dim>>(MPI_COMM_WORLD, trees, periodic, 1);
   std::mt19937 random(777);
-  const auto randomFlags = [&](std::size_t count) {
-    std::vector<AdaptFlag> flags(count);
-    for (auto& f : flags) {
-      const int r = int(random() % 10);
-      f = r < 2 ? AdaptFlag::Refine : (r < 6 ? AdaptFlag::Coarsen : AdaptFlag::Keep);
-    }
-    return flags;
-  };
   std::optional<Forest<Dim>> copy;
   for (int round = 0; round < 4; ++round) {
-    const std::vector<AdaptFlag> flags = randomFlags(forest->leaves().size());
+    const std::vector<AdaptFlag> flags = randomFlags(random, forest->leaves().size());
     const std::vector<Leaf<Dim>> before = forest->leaves();
     copy = forest->adapted(flags, 0, 4);
     EXPECT_EQ(forest->leaves(), before) << "round " << round;
@@ -349,7 +346,7 @@ void adaptedEqualsAdapt(Vec<int, Dim> trees, Vec<bool, Dim> periodic) {
   ASSERT_TRUE(copy) << "the last round must adapt for the rest to mean anything";
   forest.reset();
   for (int round = 0; round < 2; ++round) {
-    copy->adapt(randomFlags(copy->leaves().size()), 0, 4);
+    copy->adapt(randomFlags(random, copy->leaves().size()), 0, 4);
     expectBalancedAndTiling(*copy);
   }
 }
