@@ -38,6 +38,16 @@ public:
   DeviceArray(const DeviceArray&) = delete;
   DeviceArray& operator=(const DeviceArray&) = delete;
 
+  // A device array of `host`'s values, uploaded without waiting for queued kernels
+  // (uploadedDeviceBytes): the way new plans reach the device.
+  static DeviceArray uploaded(std::span<const T> host) {
+    DeviceArray a;
+    a.data_ = static_cast<T*>(uploadedDeviceBytes(host.data(), host.size_bytes()));
+    a.size_ = host.size();
+    a.space_ = MemorySpace::Device;
+    return a;
+  }
+
   T* data() { return data_; }
   const T* data() const { return data_; }
   std::size_t size() const { return size_; }
@@ -85,6 +95,8 @@ private:
 // A copy of host data in a memory space: how plans and tests' inputs reach the space they run in.
 template <class T>
 DeviceArray<T> toSpace(const std::vector<T>& host, MemorySpace space) {
+  if (space == MemorySpace::Device)
+    return DeviceArray<T>::uploaded(host);
   DeviceArray<T> a(host.size(), space);
   a.copyFromHost(host);
   return a;

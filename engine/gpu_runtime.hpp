@@ -43,6 +43,12 @@ using gpuEvent_t = cudaEvent_t;
 #define gpuMemcpyDeviceToHost cudaMemcpyDeviceToHost
 #define gpuMemcpyHostToDevice cudaMemcpyHostToDevice
 using gpuMemPool_t = cudaMemPool_t;
+using gpuMemPoolProps = cudaMemPoolProps;
+#define gpuMemPoolCreate cudaMemPoolCreate
+#define gpuMallocFromPoolAsync cudaMallocFromPoolAsync
+#define gpuMemAllocationTypePinned cudaMemAllocationTypePinned
+#define gpuMemLocationTypeDevice cudaMemLocationTypeDevice
+#define gpuMemPoolReuseAllowInternalDependencies cudaMemPoolReuseAllowInternalDependencies
 #elif defined(TESSERA_BACKEND_HIP)
 #include <hip/hip_runtime.h>
 using gpuError_t = hipError_t;
@@ -85,6 +91,12 @@ using gpuEvent_t = hipEvent_t;
 #define gpuMemcpyDeviceToHost hipMemcpyDeviceToHost
 #define gpuMemcpyHostToDevice hipMemcpyHostToDevice
 using gpuMemPool_t = hipMemPool_t;
+using gpuMemPoolProps = hipMemPoolProps;
+#define gpuMemPoolCreate hipMemPoolCreate
+#define gpuMallocFromPoolAsync hipMallocFromPoolAsync
+#define gpuMemAllocationTypePinned hipMemAllocationTypePinned
+#define gpuMemLocationTypeDevice hipMemLocationTypeDevice
+#define gpuMemPoolReuseAllowInternalDependencies hipMemPoolReuseAllowInternalDependencies
 #else
 #error "engine/gpu_runtime.hpp is for CUDA or HIP builds only"
 #endif

@@ -34,6 +34,35 @@ void keepFreedDeviceMemoryPooled() {
   }();
   (void)once;
 }
+
+// The stream and pool of uploadedDeviceBytes. The pool keeps what is freed, as the default one
+// does, and reuses an allocation only once its free has happened on the device: it never makes
+// the upload stream wait for the default stream's kernels to reach a free.
+struct UploadQueue {
+  gpuStream_t stream{};
+  gpuMemPool_t pool{};
+};
+
+const UploadQueue& uploadQueue() {
+  static const UploadQueue queue = [] {
+    UploadQueue q;
+    int device = 0;
+    TESSERA_GPU_CHECK(gpuGetDevice(&device));
+    TESSERA_GPU_CHECK(gpuStreamCreateWithFlags(&q.stream, gpuStreamNonBlocking));
+    gpuMemPoolProps props{};
+    props.allocType = gpuMemAllocationTypePinned;
+    props.location.type = gpuMemLocationTypeDevice;
+    props.location.id = device;
+    TESSERA_GPU_CHECK(gpuMemPoolCreate(&q.pool, &props));
+    std::uint64_t keepAll = UINT64_MAX;
+    TESSERA_GPU_CHECK(gpuMemPoolSetAttribute(q.pool, gpuMemPoolAttrReleaseThreshold, &keepAll));
+    int never = 0;
+    TESSERA_GPU_CHECK(
+        gpuMemPoolSetAttribute(q.pool, gpuMemPoolReuseAllowInternalDependencies, &never));
+    return q;
+  }();
+  return queue;
+}
 #else
 [[noreturn]] void noDeviceInThisBuild() {
   throw std::runtime_error("device memory requested, but this Tessera build has only the host "
@@ -108,6 +137,28 @@ void freeBytes(void* p, MemorySpace space) noexcept {
   }
 #if TESSERA_HAS_DEVICE
   (void)gpuFreeAsync(p, 0); // a destructor must not throw; a failed free leaves nothing to recover
+#endif
+}
+
+void* uploadedDeviceBytes(const void* src, std::size_t bytes) {
+  if (bytes == 0)
+    return nullptr;
+#if TESSERA_HAS_DEVICE
+  const UploadQueue& queue = uploadQueue();
+  void* p = nullptr;
+  TESSERA_GPU_CHECK(
+      gpuMallocFromPoolAsync(&p, pooledAllocationBytes(bytes), queue.pool, queue.stream));
+  try {
+    TESSERA_GPU_CHECK(gpuMemcpyAsync(p, src, bytes, gpuMemcpyHostToDevice, queue.stream));
+    TESSERA_GPU_CHECK(gpuStreamSynchronize(queue.stream));
+  } catch (...) {
+    freeBytes(p, MemorySpace::Device);
+    throw;
+  }
+  return p;
+#else
+  (void)src;
+  noDeviceInThisBuild();
 #endif
 }
 

@@ -26,6 +26,11 @@ void* allocateBytes(std::size_t bytes, MemorySpace space);
 // serves the next one's, a few percent larger, without the pool mapping new memory.
 std::size_t pooledAllocationBytes(std::size_t bytes);
 void freeBytes(void* p, MemorySpace space) noexcept;
+// New device memory holding a copy of `bytes` host bytes, complete on return (nullptr for none),
+// which waits for none of the kernels queued on the device: the memory comes from a pool of its
+// own on a stream of its own. So the plans of a regrid's new patches upload while the remap
+// kernel runs, where a plain allocation and copy would wait for it. Freed by freeBytes.
+void* uploadedDeviceBytes(const void* src, std::size_t bytes);
 void copyBytes(void* dst, MemorySpace dstSpace, const void* src, MemorySpace srcSpace,
                std::size_t bytes);
 

@@ -43,8 +43,9 @@ public:
   bool readsFaceLinks() const override { return true; }
   void setPatches(const PatchSet<kDim>& patches) override {
     numPatches_ = patches.numPatches();
-    geometry_ = DeviceArray<PatchGeometry<kDim>>(numPatches_, MemorySpace::Device);
-    geometry_.copyFromHost(patches.geometry);
+    // Every plan is uploaded without waiting for the queued kernels (DeviceArray::uploaded): after
+    // a regrid, while the remap kernel runs.
+    geometry_ = DeviceArray<PatchGeometry<kDim>>::uploaded(patches.geometry);
     XFaceSlots<kDim> slots(buffersXFaces_ ? numPatches_ : 0);
     const auto opSlots = [&](const HaloPlan<kDim>& plan) {
       return buffersXFaces_ ? slots.assign(plan, layout_) : std::vector<int>{};
@@ -56,7 +57,7 @@ public:
     xFaceSlots_ = DeviceArray<int>();
     xFaceBuffer_ = DeviceArray<double>();
     if (slots.count() > 0) {
-      xFaceSlots_ = toDevice(std::vector<int>(slots.ofFace().begin(), slots.ofFace().end()));
+      xFaceSlots_ = DeviceArray<int>::uploaded(slots.ofFace());
       xFaceBuffer_ = DeviceArray<double>(std::size_t(slots.count()) * std::size_t(layout_.numVars) *
                                              xFaceCells(layout_),
                                          MemorySpace::Device);
@@ -64,14 +65,14 @@ public:
     // Most of the plan, and only output and a user's criterion need it: uploaded when asked for.
     unreadOps_ = patches.unreadOps;
     unreadHalo_.reset();
-    faceLinks_ = toDevice(std::vector<int>(patches.faceLinks.begin(), patches.faceLinks.end()));
+    faceLinks_ = DeviceArray<int>::uploaded(patches.faceLinks);
     // Other ranks read every face of the register (their coarse patches, this rank's fine ones).
     reflux_ = DeviceRefluxPlan<kDim>(patches.reflux, numPatches_, patches.distributed);
     innerCount_ = int(patches.inner.size());
     outerCount_ = int(patches.outer.size());
     if (patches.distributed) {
-      innerPatches_ = toDevice(std::vector<int>(patches.inner.begin(), patches.inner.end()));
-      outerPatches_ = toDevice(std::vector<int>(patches.outer.begin(), patches.outer.end()));
+      innerPatches_ = DeviceArray<int>::uploaded(patches.inner);
+      outerPatches_ = DeviceArray<int>::uploaded(patches.outer);
     }
   }
 
@@ -111,7 +112,7 @@ public:
 
   void eigenvalues(const double* data, double* patchLambda, std::span<const int> keptFrom,
                    const double* keptLambda) override {
-    const DeviceArray<int> kept = toDevice(std::vector<int>(keptFrom.begin(), keptFrom.end()));
+    const DeviceArray<int> kept = DeviceArray<int>::uploaded(keptFrom);
     maxEigenvaluesDevice(pde_, layout_, numPatches_, data, patchLambda,
                          kept.size() > 0 ? kept.data() : nullptr, keptLambda);
   }
