@@ -1,5 +1,6 @@
 // gatherInOrder (engine/ordered_gather.hpp): whatever the thread count, the items come in the
-// order of a serial loop, and the exception a serial loop would meet first is the one thrown.
+// order of a serial loop, and the exception a serial loop would meet first is the one thrown; a
+// thread takes no fewer iterations than kMinIterationsPerThread.
 #include <gtest/gtest.h>
 #include <omp.h>
 #include <stdexcept>
@@ -32,7 +33,7 @@ std::vector<int> serialItems(int count) {
 
 TEST(OrderedGather, ItemsComeInTheSerialLoopsOrderOnAnyThreadCount) {
   for (int threads : {1, 2, 3, 7})
-    for (int count : {0, 1, 2, 5, 1001}) {
+    for (int count : {0, 1, 2, 5, 1001, 3 * kMinIterationsPerThread + 5}) {
       const Threads set(threads);
       const std::vector<int> items =
           gatherInOrder<int>(count, [](int begin, int end, std::vector<int>& out) {
@@ -44,11 +45,27 @@ TEST(OrderedGather, ItemsComeInTheSerialLoopsOrderOnAnyThreadCount) {
     }
 }
 
+TEST(OrderedGather, ThreadsTakeNoFewerIterationsThanTheLeast) {
+  const Threads set(7);
+  EXPECT_EQ(gatherThreads(0), 1);
+  EXPECT_EQ(gatherThreads(2 * kMinIterationsPerThread - 1), 1);
+  EXPECT_EQ(gatherThreads(2 * kMinIterationsPerThread), 2);
+  EXPECT_EQ(gatherThreads(5 * kMinIterationsPerThread + 7), 5);
+  EXPECT_EQ(gatherThreads(100 * kMinIterationsPerThread), 7);
+  // The ranges gatherInOrder hands out: three of 3 * kMinIterationsPerThread + 5 iterations.
+  std::vector<int> begins =
+      gatherInOrder<int>(3 * kMinIterationsPerThread + 5,
+                         [](int begin, int, std::vector<int>& out) { out.push_back(begin); });
+  EXPECT_EQ(begins,
+            (std::vector<int>{0, kMinIterationsPerThread + 1, 2 * kMinIterationsPerThread + 3}));
+}
+
 TEST(OrderedGather, TheFirstIterationsExceptionIsThrown) {
   for (int threads : {1, 2, 5}) {
     const Threads set(threads);
     try {
-      gatherInOrder<int>(100, [](int begin, int end, std::vector<int>&) {
+      // Every range of the five threads meets an iteration that throws.
+      gatherInOrder<int>(5 * kMinIterationsPerThread, [](int begin, int end, std::vector<int>&) {
         for (int i = begin; i < end; ++i)
           if (i % 30 == 29)
             throw std::invalid_argument("iteration " + std::to_string(i));
