@@ -13,11 +13,11 @@
 
 namespace tessera {
 
-// The fewest iterations a thread takes. An iteration (a patch's faces looked up) takes about a
-// quarter of a microsecond, so a thread has at least half a millisecond of work, more than waking
-// it costs on a busy host. Measured on an H100's host (16 virtual cores, bench_run --order 1):
-// with a thread per core a run's regrid plans took 0.38-0.78 s, with 4 threads 0.07 s and on one
-// 0.13 s.
+// The fewest iterations a thread takes. An iteration (a patch's faces looked up) takes about half a
+// microsecond, so a thread has a millisecond of work at least. Threads beyond that cost more than
+// they bring on a busy host, where those that wait spin on the cores the host's other work needs:
+// on an H100's host (16 virtual cores, bench_run --order 1) a run's regrid plans took 0.38-0.78 s
+// with 16 threads, 0.14-0.26 s with 8, 0.07 s with 4 and 0.13 s on one.
 inline constexpr int kMinIterationsPerThread = 2048;
 
 // The threads for `count` iterations: at most the OpenMP threads, at least one.
