@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <gtest/gtest.h>
+#include <numeric>
 #include <random>
 #include <vector>
 
@@ -146,6 +147,46 @@ TEST_F(EngineDevice, DeviceReachedReadsWhenTheDeviceGotThere) {
       EXPECT_LT(beside, 1.5 * deviceWork + 1e-3) << fills << " fills";
     }
   }
+}
+
+// A new array uploads beside the kernels queued on the device (toDevice, DeviceArray::uploaded:
+// a regrid's plans while the remap kernel runs); a copy into an existing array waits for them, as
+// the kernels that may read it need.
+TEST_F(EngineDevice, NewArraysUploadWithoutWaitingForQueuedKernels) {
+  using std::chrono::milliseconds;
+  const int patches = 4000, cells = 18 * 18 * 18;
+  DeviceArray<double> data(std::size_t(patches) * cells, MemorySpace::Device);
+  test::fillWithDeviceLoop(data.data(), patches, cells); // loads the module
+  synchronizeDevice();
+  Stopwatch wall;
+  test::fillWithDeviceLoop(data.data(), patches, cells);
+  synchronizeDevice();
+  const int fills = std::max(20, int(std::ceil(20e-3 / wall.seconds()))); // 20 ms of work
+  const auto queueWork = [&] {
+    for (int i = 0; i < fills; ++i)
+      test::fillWithDeviceLoop(data.data(), patches, cells);
+  };
+  std::vector<int> values(100000);
+  std::iota(values.begin(), values.end(), -7);
+
+  queueWork();
+  const DeviceReached queued;
+  const DeviceArray<int> uploaded = toDevice(values);
+  const auto uploadReturned = DeviceReached::Clock::now();
+  synchronizeDevice();
+  EXPECT_LT(uploadReturned, queued.at() - milliseconds(5))
+      << "the upload waited for the queued kernels";
+  EXPECT_EQ(toHost(uploaded), values);
+
+  DeviceArray<int> existing(values.size(), MemorySpace::Device);
+  queueWork();
+  const DeviceReached queuedAgain;
+  existing.copyFromHost(values);
+  const auto copyReturned = DeviceReached::Clock::now();
+  synchronizeDevice();
+  EXPECT_GT(copyReturned, queuedAgain.at() - milliseconds(1))
+      << "a copy into an existing array did not wait for the kernels queued before it";
+  EXPECT_EQ(toHost(existing), values);
 }
 
 TEST_F(EngineDevice, ReductionsMatchTheHostTwin) {
