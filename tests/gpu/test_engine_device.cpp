@@ -106,22 +106,39 @@ TEST_F(EngineDevice, PhaseClockTimesDevicePhasesByEvents) {
   EXPECT_GT(moved.seconds(2), two);
 }
 
+// Device work that the timing tests queue: fills of a 4000-patch array, as many as take `seconds`
+// on the device (20 at least), counted after the module is loaded.
+class DeviceFills {
+public:
+  explicit DeviceFills(double seconds)
+      : data_(std::size_t(kPatches) * kCells, MemorySpace::Device) {
+    queueOne(); // loads the module
+    synchronizeDevice();
+    Stopwatch wall;
+    queueOne();
+    synchronizeDevice();
+    count_ = std::max(20, int(std::ceil(seconds / wall.seconds())));
+  }
+  void queue() {
+    for (int i = 0; i < count_; ++i)
+      queueOne();
+  }
+  int count() const { return count_; }
+
+private:
+  static constexpr int kPatches = 4000, kCells = 18 * 18 * 18;
+  void queueOne() { test::fillWithDeviceLoop(data_.data(), kPatches, kCells); }
+  DeviceArray<double> data_;
+  int count_ = 0;
+};
+
 // The host clock's reading when the device reaches a point of its work: host work shorter than
 // the device work queued before it ran beside all of it; longer host work ran beside the device
 // work's time only (that time measured on the host with a wait).
 TEST_F(EngineDevice, DeviceReachedReadsWhenTheDeviceGotThere) {
-  const int patches = 4000, cells = 18 * 18 * 18;
-  DeviceArray<double> data(std::size_t(patches) * cells, MemorySpace::Device);
-  test::fillWithDeviceLoop(data.data(), patches, cells); // loads the module
-  synchronizeDevice();
-  // Enough fills for 5 ms of device work.
+  DeviceFills fills(5e-3);
   Stopwatch wall;
-  test::fillWithDeviceLoop(data.data(), patches, cells);
-  synchronizeDevice();
-  const int fills = std::max(20, int(std::ceil(5e-3 / wall.seconds())));
-  wall.restart();
-  for (int i = 0; i < fills; ++i)
-    test::fillWithDeviceLoop(data.data(), patches, cells);
+  fills.queue();
   synchronizeDevice();
   const double deviceWork = wall.seconds();
 
@@ -131,8 +148,7 @@ TEST_F(EngineDevice, DeviceReachedReadsWhenTheDeviceGotThere) {
     }
   };
   for (const double hostShare : {0.25, 4.0}) {
-    for (int i = 0; i < fills; ++i)
-      test::fillWithDeviceLoop(data.data(), patches, cells);
+    fills.queue();
     const DeviceReached done;
     const auto start = DeviceReached::Clock::now();
     busyHost(hostShare * deviceWork);
@@ -143,8 +159,8 @@ TEST_F(EngineDevice, DeviceReachedReadsWhenTheDeviceGotThere) {
     if (hostShare < 1.0) {
       EXPECT_EQ(beside, host) << "the device was busy all along";
     } else {
-      EXPECT_GT(beside, 0.5 * deviceWork) << fills << " fills";
-      EXPECT_LT(beside, 1.5 * deviceWork + 1e-3) << fills << " fills";
+      EXPECT_GT(beside, 0.5 * deviceWork) << fills.count() << " fills";
+      EXPECT_LT(beside, 1.5 * deviceWork + 1e-3) << fills.count() << " fills";
     }
   }
 }
@@ -154,22 +170,11 @@ TEST_F(EngineDevice, DeviceReachedReadsWhenTheDeviceGotThere) {
 // the kernels that may read it need.
 TEST_F(EngineDevice, NewArraysUploadWithoutWaitingForQueuedKernels) {
   using std::chrono::milliseconds;
-  const int patches = 4000, cells = 18 * 18 * 18;
-  DeviceArray<double> data(std::size_t(patches) * cells, MemorySpace::Device);
-  test::fillWithDeviceLoop(data.data(), patches, cells); // loads the module
-  synchronizeDevice();
-  Stopwatch wall;
-  test::fillWithDeviceLoop(data.data(), patches, cells);
-  synchronizeDevice();
-  const int fills = std::max(20, int(std::ceil(20e-3 / wall.seconds()))); // 20 ms of work
-  const auto queueWork = [&] {
-    for (int i = 0; i < fills; ++i)
-      test::fillWithDeviceLoop(data.data(), patches, cells);
-  };
+  DeviceFills fills(20e-3);
   std::vector<int> values(100000);
   std::iota(values.begin(), values.end(), -7);
 
-  queueWork();
+  fills.queue();
   const DeviceReached queued;
   const DeviceArray<int> uploaded = toDevice(values);
   const auto uploadReturned = DeviceReached::Clock::now();
@@ -179,7 +184,7 @@ TEST_F(EngineDevice, NewArraysUploadWithoutWaitingForQueuedKernels) {
   EXPECT_EQ(toHost(uploaded), values);
 
   DeviceArray<int> existing(values.size(), MemorySpace::Device);
-  queueWork();
+  fills.queue();
   const DeviceReached queuedAgain;
   existing.copyFromHost(values);
   const auto copyReturned = DeviceReached::Clock::now();
