@@ -3,6 +3,9 @@
 // seed 004 (UnfusedRusanovDevice), all in one run:
 //   BM_Copy<d>D/N     copy of the whole state with halo (reads and writes every byte once);
 //   BM_Fused<d>D/N    rusanovUpdateDevice, one kernel (skipped while a dimension has none);
+//   BM_FusedLinked<d>D/N  the same as the solver runs a uniform grid: the faces between patches
+//                     linked (patches/face_links.hpp), their halo cells read from the
+//                     neighbours' interiors, the domain's faces from the halo;
 //   BM_Unfused<d>D/N  copy-sol, comp-eigv, comp-flux, update-sol, reduce-eigv.
 // And on the same state, the regrid's criterion pass (refinementFlagsDevice, Loehner on pressure
 // as the shipped blasts use it), which reads every interior cell and face halo cell once, and the
@@ -43,6 +46,7 @@
 #include "engine/memory.hpp"
 #include "engine/parallel_for.hpp"
 #include "engine/timer.hpp"
+#include "patches/face_links.hpp"
 #include "patches/halo_plan.hpp"
 #include "patches/halo_plan_device.hpp"
 #include "patches/uniform_patch_grid.hpp"
@@ -183,6 +187,14 @@ void runUpdate(benchmark::State& state, DeviceCase<Dim>& c, F&& update) {
   state.counters["fraction of copy"] = (bytes / seconds) / (c.copyBytes() / copySeconds);
 }
 
+// Periodic x (and z), reflecting y.
+template <int Dim>
+DomainBoundary<Dim> mixedBoundary() {
+  DomainBoundary<Dim> boundary = DomainBoundary<Dim>::all(BoundaryKind::Periodic);
+  boundary.kind[1] = {BoundaryKind::Reflecting, BoundaryKind::Reflecting};
+  return boundary;
+}
+
 template <int Dim>
 void BM_Copy(benchmark::State& state, int n, int halo) {
   DeviceCase<Dim>& c = deviceCase<Dim>(n, halo);
@@ -198,6 +210,20 @@ void BM_Fused(benchmark::State& state, int n) {
   runUpdate(state, c, [&] {
     rusanovUpdateDevice(pde, c.grid.layout(), c.geometry.data(), c.grid.numPatches(), c.q.data(),
                         c.qNew.data(), kDt, c.lambda.data());
+  });
+}
+
+template <int Dim>
+void BM_FusedLinked(benchmark::State& state, int n) {
+  DeviceCase<Dim>& c = deviceCase<Dim>(n);
+  const Euler<Dim> pde;
+  HaloPlan<Dim> plan = buildUniformHaloPlan(c.grid, mixedBoundary<Dim>());
+  FaceLinks<Dim> links = unlinkedFaces<Dim>(c.grid.numPatches());
+  linkSameLevelFaces(plan, c.grid.layout(), links);
+  const DeviceArray<int> neighbours = toDevice(links.neighbour);
+  runUpdate(state, c, [&] {
+    rusanovUpdateDevice(pde, c.grid.layout(), c.geometry.data(), c.grid.numPatches(), c.q.data(),
+                        c.qNew.data(), kDt, c.lambda.data(), nullptr, nullptr, neighbours.data());
   });
 }
 
@@ -306,6 +332,7 @@ void registerCases() {
     for (auto* b :
          {benchmark::RegisterBenchmark(("BM_Copy" + suffix).c_str(), BM_Copy<Dim>, n, 1),
           benchmark::RegisterBenchmark(("BM_Fused" + suffix).c_str(), BM_Fused<Dim>, n),
+          benchmark::RegisterBenchmark(("BM_FusedLinked" + suffix).c_str(), BM_FusedLinked<Dim>, n),
           benchmark::RegisterBenchmark(("BM_Unfused" + suffix).c_str(), BM_Unfused<Dim>, n),
           benchmark::RegisterBenchmark(("BM_FusedFlagged" + suffix).c_str(), BM_FusedFlagged<Dim>,
                                        n),
@@ -331,13 +358,6 @@ void registerCases() {
 // once (from an interior cell) and written once; fraction of copy, as above; construct ms, the
 // host cost of DeviceHaloPlan's constructor (tables and uploads) for this plan. The fill writes
 // the halo of qNew, a copy of q made by the copy that is timed, so q stays as the updates see it.
-template <int Dim>
-DomainBoundary<Dim> mixedBoundary() {
-  DomainBoundary<Dim> boundary = DomainBoundary<Dim>::all(BoundaryKind::Periodic);
-  boundary.kind[1] = {BoundaryKind::Reflecting, BoundaryKind::Reflecting};
-  return boundary;
-}
-
 template <int Dim>
 ReflectionParity eulerParity() {
   constexpr int nv = Euler<Dim>::kNumVars;
