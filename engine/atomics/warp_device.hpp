@@ -1,9 +1,11 @@
 #pragma once
-// Warp-level building blocks of the aggregation strategies, for CUDA warps of 32 lanes and HIP
-// wavefronts of 64: shuffles, ballots, match_any (CUDA has it in hardware from sm_70; HIP has none,
-// so it is built from ballot and shuffle as seed 000 does), and sums over the lanes of a run or a
-// partition. Every function must be called by all lanes of the warp: the kernels keep lanes past
-// the last face alive with key -1 and zero values. Included only from .cu translation units.
+// Warp-level building blocks of the aggregation strategies and the fused patch update, for CUDA
+// warps of 32 lanes and HIP wavefronts of 64: shuffles (down and up within segments of `width`
+// lanes, a power of two up to the warp's width, where a lane with none there keeps its own),
+// ballots, match_any (CUDA has it in hardware from sm_70; HIP has none, so it is built from ballot
+// and shuffle as seed 000 does), and sums over the lanes of a run or a partition. Every function
+// must be called by all lanes of the warp: the kernels keep lanes past the last face alive with key
+// -1 and zero values. Included only from .cu translation units.
 #include "engine/gpu_runtime.hpp"
 
 namespace tessera::atomics::warp {
@@ -16,8 +18,12 @@ __device__ inline T shuffle(T v, int srcLane) {
   return __shfl_sync(kAllLanes, v, srcLane);
 }
 template <class T>
-__device__ inline T shuffleDown(T v, int delta) {
-  return __shfl_down_sync(kAllLanes, v, unsigned(delta));
+__device__ inline T shuffleDown(T v, int delta, int width = kWarpSize) {
+  return __shfl_down_sync(kAllLanes, v, unsigned(delta), width);
+}
+template <class T>
+__device__ inline T shuffleUp(T v, int delta, int width = kWarpSize) {
+  return __shfl_up_sync(kAllLanes, v, unsigned(delta), width);
 }
 __device__ inline LaneMask ballot(bool p) {
   return __ballot_sync(kAllLanes, p);
@@ -43,8 +49,12 @@ __device__ inline T shuffle(T v, int srcLane) {
   return __shfl(v, srcLane);
 }
 template <class T>
-__device__ inline T shuffleDown(T v, int delta) {
-  return __shfl_down(v, unsigned(delta));
+__device__ inline T shuffleDown(T v, int delta, int width = kWarpSize) {
+  return __shfl_down(v, unsigned(delta), width);
+}
+template <class T>
+__device__ inline T shuffleUp(T v, int delta, int width = kWarpSize) {
+  return __shfl_up(v, unsigned(delta), width);
 }
 __device__ inline LaneMask ballot(bool p) {
   return __ballot(p);

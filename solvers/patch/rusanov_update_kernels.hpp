@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <stdexcept>
 
+#include "engine/atomics/warp_device.hpp"
 #include "engine/gpu_runtime.hpp"
 #include "numerics/flux/rusanov.hpp"
 #include "patches/flux_register.hpp"
@@ -48,15 +49,31 @@ struct MarchShape {
   // Split barriers (see fusedRusanovMarch) where a block has eight warps or more: with two (8^3)
   // they ran 5% slower on an H100, with four (2D) the same as plain ones.
   static constexpr bool kSplitBarriers = kThreads >= 256;
+  // Along x, where kShuffleX, a row's cells trade their fluxes and faces by warp shuffles, and
+  // only the row's ends meet the ring, in shared memory ([row][end], kVars + 1 doubles each): the
+  // flux and eigenvalue of the ring cell below the row (x = -1), of the row's last cell and of the
+  // ring cell above it (x = N), and the face between those two. That frees 25 KB a block of 16^3
+  // for the L1, which the linked path reads its neighbours' cells through: on an H100 3D 16^3 ran
+  // 2.5% faster (4.5% linked, 14% with the criterion) and 8^3 9% (24% linked). At 32^3 (8 rows, 4
+  // tiles) the shuffles spilled 32 bytes a thread and ran 6-13% slower: there the x fluxes and
+  // faces are in shared memory, like the y ones (benchmarks/RESULTS.md).
+  static constexpr bool kShuffleX = N <= 16;
+  enum XEnd { kLowerRingFlux, kLastCellFlux, kUpperRingFlux, kUpperFace, kXEnds };
+  static_assert(!kShuffleX || (N <= kWarpSize && kWarpSize % N == 0),
+                "a row is N lanes of one warp");
+  // In-plane axes whose cells' fluxes and faces are in shared memory.
+  static constexpr int kSharedAxes = Dim - 1 - (kShuffleX ? 1 : 0);
 
-  // Doubles of shared memory, all in plane cells: the state buffers, for each in-plane axis the
-  // cells' physical fluxes and eigenvalues along it and the face fluxes below the cells; with a
-  // criterion, its quantity on three planes (kCriterionPlanes).
+  // Doubles of shared memory: in plane cells, the state buffers and, for each of kSharedAxes
+  // (x, then y), the cells' physical fluxes and eigenvalues along it and the face fluxes below the
+  // cells; with a criterion, its quantity on three planes (kCriterionPlanes).
   static constexpr int kCriterionPlanes = 3;
-  __host__ __device__ static constexpr std::size_t sharedDoubles(int numVars, bool flags = false) {
+  __host__ __device__ static constexpr std::size_t planeArrayDoubles(int numVars) {
     return std::size_t(kPlaneCells) *
-           std::size_t(kStateBuffers * numVars + (Dim - 1) * (2 * numVars + 1) +
-                       (flags ? kCriterionPlanes : 0));
+           std::size_t(kStateBuffers * numVars + kSharedAxes * (2 * numVars + 1));
+  }
+  __host__ __device__ static constexpr std::size_t sharedDoubles(int numVars, bool flags = false) {
+    return planeArrayDoubles(numVars) + (flags ? std::size_t(kCriterionPlanes) * kPlaneCells : 0);
   }
 };
 
@@ -115,27 +132,61 @@ lowerFace(const double* sq, const double* sf, const double* sl, double* faces, i
   return face;
 }
 
-// Completes one cell: Q_new = partial - r (F_above - F_below) along the marching axis, stored at
-// `out` (one variable every varStride) if `writes`, and where haloShift is not 0 (the first and
-// last cells of a row) also at out + haloShift, the row's halo cell beyond it (see
-// rusanov_update_device.hpp); returns the new state's largest eigenvalue. The copy is written out
-// here rather than through copyRowEnd (row_end_copies.hpp), whose test inside the loop over the
-// variables made this kernel 1.2% slower on an H100.
-template <class PDE>
-__device__ inline double
-completeCell(const PDE& pde, const typename PDE::State& partial,
-             const typename PDE::State& faceAbove, const typename PDE::State& faceBelow,
-             double ratio, double* out, std::size_t varStride, bool writes, int haloShift) {
-  typename PDE::State updated;
-  for (int v = 0; v < PDE::kNumVars; ++v) {
+// A row's ends (see fusedRusanovMarch): one axis flux and its eigenvalue as kVars + 1 doubles in
+// shared memory, and back.
+template <class State>
+__device__ inline void storeAxisFlux(const AxisFlux<State>& a, double* at) {
+  for (int v = 0; v < State::size(); ++v)
+    at[v] = a.f[v];
+  at[State::size()] = a.lambda;
+}
+template <class State>
+__device__ inline AxisFlux<State> loadAxisFlux(const double* at) {
+  AxisFlux<State> a;
+  for (int v = 0; v < State::size(); ++v)
+    a.f[v] = at[v];
+  a.lambda = at[State::size()];
+  return a;
+}
+
+// The lane `delta` below's (Up) or above's (Down) state or axis flux within rows of `width`
+// lanes.
+template <class State>
+__device__ inline State shuffledState(const State& s, int delta, int width, bool up) {
+  State r;
+  for (int v = 0; v < State::size(); ++v)
+    r[v] = up ? atomics::warp::shuffleUp(s[v], delta, width)
+              : atomics::warp::shuffleDown(s[v], delta, width);
+  return r;
+}
+
+// One cell's new state: Q_new = partial - r (F_above - F_below) along the marching axis. Its
+// eigenvalue comes before its stores (storeNewState): 16^3 ran 1.5% faster on an H100 than with
+// the stores first.
+template <class State>
+__device__ inline State completedState(const State& partial, const State& faceAbove,
+                                       const State& faceBelow, double ratio) {
+  State updated;
+  for (int v = 0; v < State::size(); ++v)
     updated[v] = partial[v] - ratio * (faceAbove[v] - faceBelow[v]);
-    if (writes)
-      out[v * varStride] = updated[v];
-  }
-  if (writes && haloShift != 0)
-    for (int v = 0; v < PDE::kNumVars; ++v)
+  return updated;
+}
+
+// Stores a cell's new state at `out` (one variable every varStride) if `writes`, and where
+// haloShift is not 0 (the first and last cells of a row) also at out + haloShift, the row's halo
+// cell beyond it (see rusanov_update_device.hpp). The copy is written out here rather than
+// through copyRowEnd (row_end_copies.hpp), whose test inside the loop over the variables made
+// this kernel 1.2% slower on an H100.
+template <class State>
+__device__ inline void storeNewState(const State& updated, double* out, std::size_t varStride,
+                                     bool writes, int haloShift) {
+  if (!writes)
+    return;
+  for (int v = 0; v < State::size(); ++v)
+    out[v * varStride] = updated[v];
+  if (haloShift != 0)
+    for (int v = 0; v < State::size(); ++v)
       out[v * varStride + haloShift] = updated[v];
-  return detail::maxEigenvalueAllAxes(pde, updated);
 }
 
 // Stores one face's flux into the register; `upper` picks which of the two (choosing per
@@ -153,18 +204,21 @@ __device__ inline void storeRegister(double* fluxRegister, std::size_t at, std::
 // planes arrive by asynchronous copies into a ring of shared plane buffers, kAhead planes ahead
 // of the one computed, so that many loads are in flight without holding registers; each thread
 // copies its own cell and, for ring threads, one halo ring cell of the plane. Per plane k:
-//  1. the cell's physical fluxes and eigenvalues along every axis (once per cell); the in-plane
-//     ones go to shared memory, and ring threads do the same for their ring cell along the axis
-//     that needs it. Between arriving at the first barrier and waiting there, the marching face
-//     k - 1/2, which needs only the cell below (its state, marching flux and eigenvalue are kept
-//     in registers);
+//  1. the cell's physical fluxes and eigenvalues along every axis (once per cell); the y ones go
+//     to shared memory (3D), and ring threads do the same for their ring cell along the axis that
+//     needs it. Along x the cells keep theirs: only a row's last cell and the x ring cells put
+//     theirs at the row's ends (MarchShape::XEnd). Between arriving at the first barrier and
+//     waiting there, the marching face k - 1/2, which needs only the cell below (its state,
+//     marching flux and eigenvalue are kept in registers);
 //  2. after the first barrier, each in-plane face is computed once: every cell its lower face
-//     along each in-plane axis, and the upper ring threads the tile's upper boundary faces; the
-//     faces go to shared memory. Between arriving at the second barrier and waiting there, the
-//     marching face completes plane k - 1: Q_new = partial - r_m (F(k - 1/2) - F(k - 3/2)),
-//     written once, and its eigenvalue;
-//  3. after the second barrier, the cell's upper faces are its neighbours' lower faces, giving
-//     plane k's partial update Q - r_x dF_x [- r_y dF_y] (the host's order: x, y, then z).
+//     along each in-plane axis (along x with the flux of the lane below, or of the ring for the
+//     row's first cell), and the upper ring threads the tile's upper boundary faces; the y faces
+//     and the rows' upper x faces go to shared memory. Between arriving at the second barrier and
+//     waiting there, the marching face completes plane k - 1: Q_new = partial - r_m (F(k - 1/2) -
+//     F(k - 3/2)), written once, and its eigenvalue;
+//  3. after the second barrier, the cell's upper faces are its neighbours' lower faces (along x
+//     the lane above's), giving plane k's partial update Q - r_x dF_x [- r_y dF_y] (the host's
+//     order: x, y, then z).
 // Where MarchShape::kSplitBarriers and without a criterion, the barriers are split
 // (GpuSplitBarrier): the work between a thread's arrival and its wait reads and writes only its
 // registers and global memory, and takes some of the time that the ring threads' extra fluxes
@@ -207,14 +261,15 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
   const auto planeBuffer = [](int p) {
     return shared + ((p + 1) % Shape::kStateBuffers) * kVars * kCells;
   };
+  // The x arrays where not Shape::kShuffleX; the y ones in 3D only.
   double* const sfx = shared + Shape::kStateBuffers * kVars * kCells;
   double* const slx = sfx + kVars * kCells;
   double* const sgx = slx + kCells;
-  double* const sfy = sgx + kVars * kCells; // 3D only, like sly and sgy
+  double* const sfy = Shape::kShuffleX ? sfx : sgx + kVars * kCells;
   double* const sly = sfy + kVars * kCells;
   double* const sgy = sly + kCells;
   // The criterion's quantity of plane p (from -1 to N) is in plane (p + 1) % kCriterionPlanes.
-  double* const su = shared + Shape::sharedDoubles(kVars);
+  double* const su = shared + Shape::planeArrayDoubles(kVars);
   const auto quantities = [su](int p) { return su + ((p + 1) % Shape::kCriterionPlanes) * kCells; };
 
   const int tid = int(threadIdx.x), i = tid % N, row = tid / N;
@@ -274,6 +329,8 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
   // the criterion, the registers its quantities take leave none for work between arrival and
   // wait (it spilled 56 bytes a thread and ran 30% slower).
   constexpr bool kSplit = Shape::kSplitBarriers && !Flags;
+  // Where Shape::kShuffleX, the row's ends (MarchShape::XEnd).
+  __shared__ double xEnds[Shape::kShuffleX ? Rows : 1][Shape::kXEnds][kVars + 1];
   __shared__ GpuSplitBarrier fluxesStored, facesStored;
   if (kSplit && tid == 0) {
     fluxesStored.initialize(Shape::kThreads);
@@ -371,15 +428,15 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
             rusanovFaceFlux(below, s, mBelow.f, own[kMarch].f, mBelow.lambda, own[kMarch].lambda);
       };
       const auto completeBelow = [&] {
-        if (k > 0)
-          lambda = columnCellMax<kDim>(lambda,
-                                       completeCell(pde, partialBelow, face, faceBelow, rm,
-                                                    columnNew + k * planeStride, vs, writes,
-                                                    rowEndShift),
+        if (k > 0) {
+          const State completed = completedState(partialBelow, face, faceBelow, rm);
+          lambda = columnCellMax<kDim>(lambda, detail::maxEigenvalueAllAxes(pde, completed),
                                        refluxed, N, i, j, k - 1);
-        else if (registersFace(registered, 2 * kMarch))
+          storeNewState(completed, columnNew + k * planeStride, vs, writes, rowEndShift);
+        } else if (registersFace(registered, 2 * kMarch)) {
           storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 0, 0, marchFace), regVar, false,
                              face, face);
+        }
         faceBelow = face;
         below = s;
         mBelow = own[kMarch];
@@ -388,14 +445,23 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
         marchingFace();
         completeBelow();
       }
-      storeAxis<PDE, kCells>(own[0], sfx, slx, cell);
+      if constexpr (!Shape::kShuffleX)
+        storeAxis<PDE, kCells>(own[0], sfx, slx, cell);
+      else if (i == N - 1)
+        storeAxisFlux(own[0], xEnds[row][Shape::kLastCellFlux]);
       if constexpr (kDim == 3)
         storeAxis<PDE, kCells>(own[1], sfy, sly, cell);
       if (ringThread) {
         const auto ringState = sharedState<PDE, kCells>(sq, ringCell);
-        if (ringAxis == 0)
-          storeAxis<PDE, kCells>(axisFluxOf(pde, ringState, 0), sfx, slx, ringCell);
-        else if constexpr (kDim == 3)
+        if (ringAxis == 0) {
+          const auto ringFlux = axisFluxOf(pde, ringState, 0);
+          if constexpr (Shape::kShuffleX)
+            storeAxisFlux(
+                ringFlux,
+                xEnds[ringRow][upperRing ? Shape::kUpperRingFlux : Shape::kLowerRingFlux]);
+          else
+            storeAxis<PDE, kCells>(ringFlux, sfx, slx, ringCell);
+        } else if constexpr (kDim == 3)
           storeAxis<PDE, kCells>(axisFluxOf(pde, ringState, 1), sfy, sly, ringCell);
         if constexpr (Flags)
           quantities(k)[ringCell] = criterionValue(pde, criterion, ringState);
@@ -414,16 +480,35 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
           largestIndicator = std::fmax(largestIndicator, indicatorAt(k - 1));
       }
 
-      const State xBelow = lowerFace<PDE, kCells>(sq, sfx, slx, sgx, cell, 1, s, own[0]);
+      State xBelow;
+      if constexpr (Shape::kShuffleX) {
+        // The cell below along x: its state from the plane; its flux and eigenvalue from the lane
+        // below, or the ring's for the row's first cell.
+        AxisFlux<State> left{shuffledState(own[0].f, 1, N, true),
+                             atomics::warp::shuffleUp(own[0].lambda, 1, N)};
+        if (i == 0)
+          left = loadAxisFlux<State>(xEnds[row][Shape::kLowerRingFlux]);
+        xBelow = rusanovFaceFlux(sharedState<PDE, kCells>(sq, cell - 1), s, left.f, own[0].f,
+                                 left.lambda, own[0].lambda);
+      } else {
+        xBelow = lowerFace<PDE, kCells>(sq, sfx, slx, sgx, cell, 1, s, own[0]);
+      }
       State yBelow{};
       if constexpr (kDim == 3)
         yBelow = lowerFace<PDE, kCells>(sq, sfy, sly, sgy, cell, kPitch, s, own[1]);
       if (upperRing) { // the ring cell's flux along its axis is back in shared memory
         const auto ringState = sharedState<PDE, kCells>(sq, ringCell);
-        if (ringAxis == 0)
+        if (ringAxis == 0 && !Shape::kShuffleX) {
           lowerFace<PDE, kCells>(sq, sfx, slx, sgx, ringCell, 1, ringState,
                                  {sharedState<PDE, kCells>(sfx, ringCell), slx[ringCell]});
-        else if constexpr (kDim == 3)
+        } else if (ringAxis == 0) { // the row's upper face, between its last cell and the ring's
+          const auto last = loadAxisFlux<State>(xEnds[ringRow][Shape::kLastCellFlux]);
+          const auto end = loadAxisFlux<State>(xEnds[ringRow][Shape::kUpperRingFlux]);
+          const State upper = rusanovFaceFlux(sharedState<PDE, kCells>(sq, ringCell - 1), ringState,
+                                              last.f, end.f, last.lambda, end.lambda);
+          for (int v = 0; v < kVars; ++v)
+            xEnds[ringRow][Shape::kUpperFace][v] = upper[v];
+        } else if constexpr (kDim == 3)
           lowerFace<PDE, kCells>(sq, sfy, sly, sgy, ringCell, kPitch, ringState,
                                  {sharedState<PDE, kCells>(sfy, ringCell), sly[ringCell]});
       }
@@ -435,7 +520,16 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
         __syncthreads();
       }
 
-      const State xAbove = sharedState<PDE, kCells>(sgx, cell + 1);
+      // The cell's upper x face is its neighbour's lower face: the lane above's, or the ring's.
+      State xAbove;
+      if constexpr (Shape::kShuffleX) {
+        xAbove = shuffledState(xBelow, 1, N, false);
+        if (i == N - 1)
+          for (int v = 0; v < kVars; ++v)
+            xAbove[v] = xEnds[row][Shape::kUpperFace][v];
+      } else {
+        xAbove = sharedState<PDE, kCells>(sgx, cell + 1);
+      }
       for (int v = 0; v < kVars; ++v)
         partialBelow[v] = s[v] - rx * (xAbove[v] - xBelow[v]);
       if ((i == 0 || i == N - 1) && registersFace(registered, i == N - 1)) {
@@ -464,10 +558,10 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
     const auto mAbove = axisFluxOf(pde, above, kMarch);
     const State face =
         rusanovFaceFlux(below, above, mBelow.f, mAbove.f, mBelow.lambda, mAbove.lambda);
-    lambda = columnCellMax<kDim>(lambda,
-                                 completeCell(pde, partialBelow, face, faceBelow, rm,
-                                              columnNew + N * planeStride, vs, writes, rowEndShift),
-                                 refluxed, N, i, j, N - 1);
+    const State completed = completedState(partialBelow, face, faceBelow, rm);
+    lambda = columnCellMax<kDim>(lambda, detail::maxEigenvalueAllAxes(pde, completed), refluxed, N,
+                                 i, j, N - 1);
+    storeNewState(completed, columnNew + N * planeStride, vs, writes, rowEndShift);
     if (registersFace(registered, 2 * kMarch + 1))
       storeRegister<PDE>(fluxRegister, reg.index(patch, kMarch, 1, 0, marchFace), regVar, true,
                          face, face);

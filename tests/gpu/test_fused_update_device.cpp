@@ -281,7 +281,8 @@ std::string sizeName(const ::testing::TestParamInfo<Size>& size) {
 }
 
 INSTANTIATE_TEST_SUITE_P(PatchSizes, FusedUpdateDevice,
-                         ::testing::Values(Size{8, 1}, Size{16, 2}, Size{32, 1}), sizeName);
+                         ::testing::Values(Size{8, 1}, Size{16, 1}, Size{16, 2}, Size{32, 1}),
+                         sizeName);
 
 // A cell of negative pressure has no sound speed: its patch's eigenvalue must come out NaN from
 // the update and from the eigenvalue kernel, whatever the other cells give.
