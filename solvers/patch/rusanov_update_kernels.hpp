@@ -204,21 +204,22 @@ __device__ inline void storeRegister(double* fluxRegister, std::size_t at, std::
 // planes arrive by asynchronous copies into a ring of shared plane buffers, kAhead planes ahead
 // of the one computed, so that many loads are in flight without holding registers; each thread
 // copies its own cell and, for ring threads, one halo ring cell of the plane. Per plane k:
-//  1. the cell's physical fluxes and eigenvalues along every axis (once per cell); the y ones go
-//     to shared memory (3D), and ring threads do the same for their ring cell along the axis that
-//     needs it. Along x the cells keep theirs: only a row's last cell and the x ring cells put
-//     theirs at the row's ends (MarchShape::XEnd). Between arriving at the first barrier and
-//     waiting there, the marching face k - 1/2, which needs only the cell below (its state,
-//     marching flux and eigenvalue are kept in registers);
+//  1. the cell's physical fluxes and eigenvalues along every axis (once per cell); the in-plane
+//     ones go to shared memory, and ring threads do the same for their ring cell along the axis
+//     that needs it. Where MarchShape::kShuffleX, the cells keep their x ones: only a row's last
+//     cell and the x ring cells put theirs at the row's ends (MarchShape::XEnd). Between arriving
+//     at the first barrier and waiting there, the marching face k - 1/2, which needs only the
+//     cell below (its state, marching flux and eigenvalue are kept in registers);
 //  2. after the first barrier, each in-plane face is computed once: every cell its lower face
-//     along each in-plane axis (along x with the flux of the lane below, or of the ring for the
-//     row's first cell), and the upper ring threads the tile's upper boundary faces; the y faces
-//     and the rows' upper x faces go to shared memory. Between arriving at the second barrier and
-//     waiting there, the marching face completes plane k - 1: Q_new = partial - r_m (F(k - 1/2) -
-//     F(k - 3/2)), written once, and its eigenvalue;
-//  3. after the second barrier, the cell's upper faces are its neighbours' lower faces (along x
-//     the lane above's), giving plane k's partial update Q - r_x dF_x [- r_y dF_y] (the host's
-//     order: x, y, then z).
+//     along each in-plane axis (with kShuffleX, along x with the flux of the lane below, or of
+//     the ring for the row's first cell), and the upper ring threads the tile's upper boundary
+//     faces; the faces go to shared memory (with kShuffleX, of the x ones only the rows' upper
+//     ones). Between arriving at the second barrier and waiting there, the marching face
+//     completes plane k - 1: Q_new = partial - r_m (F(k - 1/2) - F(k - 3/2)), written once, and
+//     its eigenvalue;
+//  3. after the second barrier, the cell's upper faces are its neighbours' lower faces (with
+//     kShuffleX, along x the lane above's), giving plane k's partial update Q - r_x dF_x
+//     [- r_y dF_y] (the host's order: x, y, then z).
 // Where MarchShape::kSplitBarriers and without a criterion, the barriers are split
 // (GpuSplitBarrier): the work between a thread's arrival and its wait reads and writes only its
 // registers and global memory, and takes some of the time that the ring threads' extra fluxes
