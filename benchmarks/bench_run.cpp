@@ -6,9 +6,12 @@
 // and about the run's final cell count: its kernel rate (the update phase alone, halos filled
 // before) and its whole uniform step (halo fill, update, dt).
 //
-//   bench_run [--backend device|host] [--cells-per-patch N] [--order 1|2] [--set KEY=VALUE ...]
+//   bench_run [--backend device|host] [--cells-per-patch N] [--order 1|2] [--runs N]
+//             [--set KEY=VALUE ...]
 //
-// --order runs one of the two schemes only; --set overrides go to every run (e.g. --set
+// --order runs one of the two schemes only; --runs runs each scheme's case N times and prints the
+// median run's table with every run's ratio (on the device, runs of one build spread over 5 points
+// of run / kernel: the regrid's host phases vary); --set overrides go to every run (e.g. --set
 // amr.max_level=2 for a smaller host run). Prints one markdown table per run for
 // benchmarks/RESULTS.md: cell-updates/s over the run against the kernel's, and the run's wall time
 // split into halo fill, update, refluxing, the regrid's phases, output, and the rest (dt's
@@ -91,8 +94,15 @@ KernelRates standAloneKernel(const PatchScheme& scheme, int n, long long cells, 
   return {solver.numCells(), cellUpdates / median(update), cellUpdates / median(step)};
 }
 
-void printRun(const char* scheme, const cli::RunTotals& run, const KernelRates& kernel) {
-  const double rate = run.cellUpdates / run.steppingSeconds;
+double runRate(const cli::RunTotals& run) {
+  return run.cellUpdates / run.steppingSeconds;
+}
+
+// The median run of `runs` (sorted by rate), its phases, and every run's ratio to the kernel.
+void printRun(const char* scheme, const std::vector<cli::RunTotals>& runs,
+              const KernelRates& kernel) {
+  const cli::RunTotals& run = runs[runs.size() / 2];
+  const double rate = runRate(run);
   const auto& p = run.phases;
   const double whole = run.steppingSeconds + run.outputSeconds;
   const double rest = run.steppingSeconds - p.halo - p.update - p.reflux - p.regrid.total();
@@ -105,6 +115,12 @@ void printRun(const char* scheme, const cli::RunTotals& run, const KernelRates& 
               "**run / kernel %.1f%%**, uniform step / kernel %.1f%%\n\n",
               run.steps, run.cellsAtEnd, rate, kernel.update, kernel.cells, kernel.step,
               100.0 * rate / kernel.update, 100.0 * kernel.step / kernel.update);
+  if (runs.size() > 1) {
+    std::printf("The median of %zu runs; each run / kernel, lowest first:", runs.size());
+    for (const cli::RunTotals& r : runs)
+      std::printf(" %.1f%%", 100.0 * runRate(r) / kernel.update);
+    std::printf("\n\n");
+  }
   std::printf("| phase | seconds | of the run |\n|---|---|---|\n");
   row("halo fill", p.halo);
   row("update", p.update);
@@ -126,11 +142,14 @@ int benchRun(int argc, char** argv) {
   std::string backend = "device";
   int cellsPerPatch = 16;
   int order = 0; // both
+  int runs = 1;
   std::vector<std::string> overrides;
   CLI::App app{"bench_run: the adaptive 3D Sedov example end to end beside its fused kernel"};
   app.add_option("--backend", backend, "device or host")->check(CLI::IsMember({"device", "host"}));
   app.add_option("--cells-per-patch", cellsPerPatch, "cells per patch axis");
   app.add_option("--order", order, "1 or 2: one scheme only")->check(CLI::IsMember({1, 2}));
+  app.add_option("--runs", runs, "runs of each case; the table is the median run's")
+      ->check(CLI::Range(1, 100));
   app.add_option("--set", overrides, "a case override for every run (repeatable)");
   CLI11_PARSE(app, argc, argv);
 
@@ -148,13 +167,17 @@ int benchRun(int argc, char** argv) {
     request.overrides.insert(request.overrides.end(), scheme.overrides.begin(),
                              scheme.overrides.end());
     request.overrides.insert(request.overrides.end(), overrides.begin(), overrides.end());
+    std::vector<cli::RunTotals> totals(runs);
+    for (cli::RunTotals& run : totals) {
+      std::filesystem::remove_all(output);
+      if (const int code = cli::runCase(request, &run); code != 0)
+        return code;
+    }
     std::filesystem::remove_all(output);
-    cli::RunTotals run;
-    if (const int code = cli::runCase(request, &run); code != 0)
-      return code;
-    std::filesystem::remove_all(output);
-    printRun(scheme.name, run,
-             standAloneKernel(scheme.scheme, cellsPerPatch, run.cellsAtEnd, space));
+    std::sort(totals.begin(), totals.end(),
+              [](const auto& a, const auto& b) { return runRate(a) < runRate(b); });
+    printRun(scheme.name, totals,
+             standAloneKernel(scheme.scheme, cellsPerPatch, totals.front().cellsAtEnd, space));
   }
   return 0;
 }
