@@ -54,7 +54,7 @@ struct MarchShape {
   // flux and eigenvalue of the ring cell below the row (x = -1), of the row's last cell and of the
   // ring cell above it (x = N), and the face between those two. That frees 25 KB a block of 16^3
   // for the L1, which the linked path reads its neighbours' cells through: on an H100 3D 16^3 ran
-  // 2.5% faster (4.5% linked, 14% with the criterion) and 8^3 9% (24% linked). At 32^3 (8 rows, 4
+  // 2% faster (4.7% linked, 15% with the criterion) and 8^3 9% (24% linked). At 32^3 (8 rows, 4
   // tiles) the shuffles spilled 32 bytes a thread and ran 6-13% slower: there the x fluxes and
   // faces are in shared memory, like the y ones (benchmarks/RESULTS.md).
   static constexpr bool kShuffleX = N <= 16;
