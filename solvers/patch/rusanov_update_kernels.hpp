@@ -50,7 +50,7 @@ struct MarchShape {
   // they ran 5% slower on an H100, with four (2D) the same as plain ones.
   static constexpr bool kSplitBarriers = kThreads >= 256;
   // Along x, where kShuffleX, a row's cells trade their fluxes and faces by warp shuffles, and
-  // only the row's ends meet the ring, in shared memory ([row][end], kVars + 1 doubles each): the
+  // only the row's ends meet the ring, in shared memory (one array of Rows cells per end): the
   // flux and eigenvalue of the ring cell below the row (x = -1), of the row's last cell and of the
   // ring cell above it (x = N), and the face between those two. That frees 25 KB a block of 16^3
   // for the L1, which the linked path reads its neighbours' cells through: on an H100 3D 16^3 ran
@@ -116,6 +116,11 @@ __device__ inline void storeAxis(const AxisFlux<typename PDE::State>& a, double*
   storeShared<PDE, PlaneCells>(a.f, flux, cell);
   lambda[cell] = a.lambda;
 }
+template <class PDE, int PlaneCells>
+__device__ inline AxisFlux<typename PDE::State> sharedAxis(const double* flux, const double* lambda,
+                                                           int cell) {
+  return {sharedState<PDE, PlaneCells>(flux, cell), lambda[cell]};
+}
 
 // The Rusanov flux of the face below `cell` along the in-plane axis whose cells lie `step` apart:
 // the cell's own state and flux are given, the cell below is read from the plane; the face is
@@ -130,23 +135,6 @@ lowerFace(const double* sq, const double* sf, const double* sl, double* faces, i
                       sharedState<PDE, PlaneCells>(sf, below), own.f, sl[below], own.lambda);
   storeShared<PDE, PlaneCells>(face, faces, cell);
   return face;
-}
-
-// A row's ends (see fusedRusanovMarch): one axis flux and its eigenvalue as kVars + 1 doubles in
-// shared memory, and back.
-template <class State>
-__device__ inline void storeAxisFlux(const AxisFlux<State>& a, double* at) {
-  for (int v = 0; v < State::size(); ++v)
-    at[v] = a.f[v];
-  at[State::size()] = a.lambda;
-}
-template <class State>
-__device__ inline AxisFlux<State> loadAxisFlux(const double* at) {
-  AxisFlux<State> a;
-  for (int v = 0; v < State::size(); ++v)
-    a.f[v] = at[v];
-  a.lambda = at[State::size()];
-  return a;
 }
 
 // The lane `delta` below's (Up) or above's (Down) state or axis flux within rows of `width`
@@ -330,8 +318,12 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
   // the criterion, the registers its quantities take leave none for work between arrival and
   // wait (it spilled 56 bytes a thread and ran 30% slower).
   constexpr bool kSplit = Shape::kSplitBarriers && !Flags;
-  // Where Shape::kShuffleX, the row's ends (MarchShape::XEnd).
-  __shared__ double xEnds[Shape::kShuffleX ? Rows : 1][Shape::kXEnds][kVars + 1];
+  // Where Shape::kShuffleX, the row's ends (MarchShape::XEnd), laid out like the plane's arrays
+  // with a row's end for a cell: kVars + 1 arrays of Rows doubles each, the last the eigenvalues.
+  constexpr int kEndRows = Shape::kShuffleX ? Rows : 1;
+  __shared__ double xEnds[Shape::kXEnds][(kVars + 1) * kEndRows];
+  const auto endFlux = [](int end) { return xEnds[end]; };
+  const auto endLambda = [](int end) { return xEnds[end] + kVars * kEndRows; };
   __shared__ GpuSplitBarrier fluxesStored, facesStored;
   if (kSplit && tid == 0) {
     fluxesStored.initialize(Shape::kThreads);
@@ -449,19 +441,20 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
       if constexpr (!Shape::kShuffleX)
         storeAxis<PDE, kCells>(own[0], sfx, slx, cell);
       else if (i == N - 1)
-        storeAxisFlux(own[0], xEnds[row][Shape::kLastCellFlux]);
+        storeAxis<PDE, kEndRows>(own[0], endFlux(Shape::kLastCellFlux),
+                                 endLambda(Shape::kLastCellFlux), row);
       if constexpr (kDim == 3)
         storeAxis<PDE, kCells>(own[1], sfy, sly, cell);
       if (ringThread) {
         const auto ringState = sharedState<PDE, kCells>(sq, ringCell);
         if (ringAxis == 0) {
           const auto ringFlux = axisFluxOf(pde, ringState, 0);
-          if constexpr (Shape::kShuffleX)
-            storeAxisFlux(
-                ringFlux,
-                xEnds[ringRow][upperRing ? Shape::kUpperRingFlux : Shape::kLowerRingFlux]);
-          else
+          if constexpr (Shape::kShuffleX) {
+            const int end = upperRing ? Shape::kUpperRingFlux : Shape::kLowerRingFlux;
+            storeAxis<PDE, kEndRows>(ringFlux, endFlux(end), endLambda(end), ringRow);
+          } else {
             storeAxis<PDE, kCells>(ringFlux, sfx, slx, ringCell);
+          }
         } else if constexpr (kDim == 3)
           storeAxis<PDE, kCells>(axisFluxOf(pde, ringState, 1), sfy, sly, ringCell);
         if constexpr (Flags)
@@ -488,7 +481,8 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
         AxisFlux<State> left{shuffledState(own[0].f, 1, N, true),
                              atomics::warp::shuffleUp(own[0].lambda, 1, N)};
         if (i == 0)
-          left = loadAxisFlux<State>(xEnds[row][Shape::kLowerRingFlux]);
+          left = sharedAxis<PDE, kEndRows>(endFlux(Shape::kLowerRingFlux),
+                                           endLambda(Shape::kLowerRingFlux), row);
         xBelow = rusanovFaceFlux(sharedState<PDE, kCells>(sq, cell - 1), s, left.f, own[0].f,
                                  left.lambda, own[0].lambda);
       } else {
@@ -501,17 +495,18 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
         const auto ringState = sharedState<PDE, kCells>(sq, ringCell);
         if (ringAxis == 0 && !Shape::kShuffleX) {
           lowerFace<PDE, kCells>(sq, sfx, slx, sgx, ringCell, 1, ringState,
-                                 {sharedState<PDE, kCells>(sfx, ringCell), slx[ringCell]});
+                                 sharedAxis<PDE, kCells>(sfx, slx, ringCell));
         } else if (ringAxis == 0) { // the row's upper face, between its last cell and the ring's
-          const auto last = loadAxisFlux<State>(xEnds[ringRow][Shape::kLastCellFlux]);
-          const auto end = loadAxisFlux<State>(xEnds[ringRow][Shape::kUpperRingFlux]);
+          const auto last = sharedAxis<PDE, kEndRows>(endFlux(Shape::kLastCellFlux),
+                                                      endLambda(Shape::kLastCellFlux), ringRow);
+          const auto end = sharedAxis<PDE, kEndRows>(endFlux(Shape::kUpperRingFlux),
+                                                     endLambda(Shape::kUpperRingFlux), ringRow);
           const State upper = rusanovFaceFlux(sharedState<PDE, kCells>(sq, ringCell - 1), ringState,
                                               last.f, end.f, last.lambda, end.lambda);
-          for (int v = 0; v < kVars; ++v)
-            xEnds[ringRow][Shape::kUpperFace][v] = upper[v];
+          storeShared<PDE, kEndRows>(upper, endFlux(Shape::kUpperFace), ringRow);
         } else if constexpr (kDim == 3)
           lowerFace<PDE, kCells>(sq, sfy, sly, sgy, ringCell, kPitch, ringState,
-                                 {sharedState<PDE, kCells>(sfy, ringCell), sly[ringCell]});
+                                 sharedAxis<PDE, kCells>(sfy, sly, ringCell));
       }
       if constexpr (kSplit) { // plane k - 1 completed while the ring threads compute their faces
         auto arrival = facesStored.arrive();
@@ -526,8 +521,7 @@ __global__ void __launch_bounds__(N* Rows, (MarchShape<PDE::kDim, N, Rows>::kMin
       if constexpr (Shape::kShuffleX) {
         xAbove = shuffledState(xBelow, 1, N, false);
         if (i == N - 1)
-          for (int v = 0; v < kVars; ++v)
-            xAbove[v] = xEnds[row][Shape::kUpperFace][v];
+          xAbove = sharedState<PDE, kEndRows>(endFlux(Shape::kUpperFace), row);
       } else {
         xAbove = sharedState<PDE, kCells>(sgx, cell + 1);
       }
