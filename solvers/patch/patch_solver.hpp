@@ -384,7 +384,9 @@ public:
     return current_;
   }
   // The owned patches' current state in host memory, for output, host criteria and
-  // diagnostics: a device solver, or one with ghost patches, copies it over on each call.
+  // diagnostics: a device solver, or one with ghost patches, copies it over on each call. Whole
+  // patches are copied: the halo cells hold what the last fill left (fillCurrentHalos first where
+  // they are read); on the device, those behind linked faces are written by no kernel until then.
   const PatchStore<kDim>& hostState() const {
     if (space_ == MemorySpace::Host && ghosts_.count == 0)
       return current_;
