@@ -39,8 +39,9 @@ struct MarchShape {
   static_assert(Dim == 2 || N % Rows == 0, "a 3D plane is whole tiles");
   // Planes whose copies are in flight while one is computed, and the state buffers that takes:
   // those planes and the plane computed (the cell below is kept in registers). Two planes ahead
-  // measured 2% faster at 16^3 but 10% slower at 32^3 on an H200: the kernel is bound by issue
-  // and latency more than by loads in flight.
+  // measured 2% faster at 16^3 but 10% slower at 32^3 on an H200, and with x on shuffles 5% (halo)
+  // and 10% (linked) slower at 16^3 on an H100, the third buffer taking from the L1: the kernel
+  // is bound by latency more than by loads in flight.
   static constexpr int kAhead = 1;
   static constexpr int kStateBuffers = kAhead + 1;
   // 512 resident threads per multiprocessor: at most 128 registers a thread, which the Euler
