@@ -98,10 +98,15 @@ double runRate(const cli::RunTotals& run) {
   return run.cellUpdates / run.steppingSeconds;
 }
 
+// The median of `runs`, sorted by rate.
+const cli::RunTotals& medianRun(const std::vector<cli::RunTotals>& runs) {
+  return runs[runs.size() / 2];
+}
+
 // The median run of `runs` (sorted by rate), its phases, and every run's ratio to the kernel.
 void printRun(const char* scheme, const std::vector<cli::RunTotals>& runs,
               const KernelRates& kernel) {
-  const cli::RunTotals& run = runs[runs.size() / 2];
+  const cli::RunTotals& run = medianRun(runs);
   const double rate = runRate(run);
   const auto& p = run.phases;
   const double whole = run.steppingSeconds + run.outputSeconds;
@@ -176,9 +181,8 @@ int benchRun(int argc, char** argv) {
     std::filesystem::remove_all(output);
     std::sort(totals.begin(), totals.end(),
               [](const auto& a, const auto& b) { return runRate(a) < runRate(b); });
-    const cli::RunTotals& median = totals[totals.size() / 2];
     printRun(scheme.name, totals,
-             standAloneKernel(scheme.scheme, cellsPerPatch, median.cellsAtEnd, space));
+             standAloneKernel(scheme.scheme, cellsPerPatch, medianRun(totals).cellsAtEnd, space));
   }
   return 0;
 }
