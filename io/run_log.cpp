@@ -100,7 +100,9 @@ void RunLog::iteration(const IterationReport& r) {
   steppingSeconds_ += r.seconds;
   line("{\"event\":\"iteration\",\"iteration\":" + std::to_string(r.iteration) + ",\"residual\":" +
        number(r.residual) + ",\"relative_residual\":" + number(r.relativeResidual) +
-       ",\"cfl\":" + number(r.cfl) + ",\"seconds\":" + number(r.seconds) + "}");
+       ",\"cfl\":" + number(r.cfl) + ",\"relaxation\":" + number(r.relaxation) +
+       ",\"first_order\":" + (r.firstOrder ? "true" : "false") + ",\"limiter_frozen\":" +
+       (r.limiterFrozen ? "true" : "false") + ",\"seconds\":" + number(r.seconds) + "}");
   ++stepsSeen_;
   unprintedIteration_ = r;
   if (progress_.quiet)
@@ -113,8 +115,20 @@ void RunLog::iteration(const IterationReport& r) {
 }
 
 void RunLog::printIteration(const IterationReport& r) {
-  std::printf("iteration %5lld  density residual %.3e (relative %.3e)  CFL %.3g  %s\n", r.iteration,
-              r.residual, r.relativeResidual, r.cfl, duration(steppingSeconds_).c_str());
+  // What shaped the step beyond the CFL ramp, only where something did.
+  std::string notes;
+  if (r.relaxation < 1.0) {
+    char text[48];
+    std::snprintf(text, sizeof text, "  relaxed to %.3g", r.relaxation);
+    notes += text;
+  }
+  if (r.firstOrder)
+    notes += "  first order";
+  if (r.limiterFrozen)
+    notes += "  limiter frozen";
+  std::printf("iteration %5lld  density residual %.3e (relative %.3e)  CFL %.3g%s  %s\n",
+              r.iteration, r.residual, r.relativeResidual, r.cfl, notes.c_str(),
+              duration(steppingSeconds_).c_str());
   unprintedIteration_.reset();
   sinceLine_.restart();
 }

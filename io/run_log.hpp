@@ -42,6 +42,9 @@ struct IterationReport {
   double residual = 0.0, relativeResidual = 0.0; // the density residual's norm, and / the first
   double cfl = 0.0;                              // of the step from this state
   double seconds = 0.0;                          // wall time of the iteration
+  double relaxation = 1.0; // the smallest under-relaxation factor of the step before
+  bool firstOrder = false; // the residual of a first-order start
+  bool limiterFrozen = false;
 };
 
 // The force and moment on one named boundary (a tag of an unstructured mesh), and the lift, drag

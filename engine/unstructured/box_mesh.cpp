@@ -35,7 +35,8 @@ public:
   int node(int i, int j, int k) const { return i + (spec_.nx + 1) * (j + (spec_.ny + 1) * k); }
 
   void cube(int i, int j, int k, BoxCells kind) {
-    std::array<int, 8> corner{};
+    // Corner 8 is the centre node of a cube cut into pyramids.
+    std::array<int, 9> corner{};
     for (int c = 0; c < 8; ++c) {
       const auto b = bits(c);
       corner[std::size_t(c)] = node(i + b[0], j + b[1], k + b[2]);
@@ -67,6 +68,22 @@ public:
           {{1, 3}, {1, 5}, {2, 3}, {2, 6}, {4, 5}, {4, 6}}};
       for (const auto& p : paths)
         tet(0, p[0], p[1], 7);
+      break;
+    }
+    case BoxCells::Pyramids: {
+      Point centre{0.0, 0.0, 0.0};
+      for (int c = 0; c < 8; ++c)
+        for (std::size_t a = 0; a < 3; ++a)
+          centre[a] += d.nodes[std::size_t(corner[std::size_t(c)])][a] / 8.0;
+      corner[8] = int(d.nodes.size());
+      d.nodes.push_back(centre);
+      // Each base cyclic, seen from the centre counter-clockwise (Gmsh's positive pyramid).
+      emit(CellShape::Pyramid, {0, 2, 3, 1, 8});
+      emit(CellShape::Pyramid, {4, 5, 7, 6, 8});
+      emit(CellShape::Pyramid, {0, 1, 5, 4, 8});
+      emit(CellShape::Pyramid, {2, 6, 7, 3, 8});
+      emit(CellShape::Pyramid, {0, 4, 6, 2, 8});
+      emit(CellShape::Pyramid, {1, 3, 7, 5, 8});
       break;
     }
     case BoxCells::Mixed:
@@ -111,6 +128,8 @@ MeshDescription boxMesh(const BoxMeshSpec& spec) {
       throw std::invalid_argument("boxMesh: empty box");
   if (spec.cells == BoxCells::Mixed && spec.nz < 4)
     throw std::invalid_argument("boxMesh: a mixed box needs nz >= 4 for its four layers");
+  if (!(spec.jitter >= 0.0 && spec.jitter <= 0.15))
+    throw std::invalid_argument("boxMesh: jitter must be in [0, 0.15]");
 
   Builder b(spec);
   MeshDescription& d = b.d;
@@ -126,13 +145,28 @@ MeshDescription boxMesh(const BoxMeshSpec& spec) {
               ijk[a] == n[a] ? spec.hi[a] : spec.lo[a] + (spec.hi[a] - spec.lo[a]) * ijk[a] / n[a];
         d.nodes.push_back(p);
       }
+  if (spec.jitter > 0.0) {
+    std::mt19937_64 rng(spec.seed ^ 0x9e3779b97f4a7c15ULL);
+    std::uniform_real_distribution<double> offset(-spec.jitter, spec.jitter);
+    for (int k = 0; k <= spec.nz; ++k)
+      for (int j = 0; j <= spec.ny; ++j)
+        for (int i = 0; i <= spec.nx; ++i) {
+          const std::array<int, 3> ijk{i, j, k};
+          Point& p = d.nodes[std::size_t(b.node(i, j, k))];
+          for (std::size_t a = 0; a < 3; ++a) {
+            const double shift = offset(rng) * (spec.hi[a] - spec.lo[a]) / n[a];
+            if (ijk[a] > 0 && ijk[a] < n[a])
+              p[a] += shift;
+          }
+        }
+  }
   for (int k = 0; k < spec.nz; ++k)
     for (int j = 0; j < spec.ny; ++j)
       for (int i = 0; i < spec.nx; ++i)
         b.cube(i, j, k, b.kindOfLayer(k));
 
   // Boundary faces: the cell faces whose nodes all lie on one side of the grid.
-  std::vector<std::array<int, 3>> gridOf(d.nodes.size());
+  std::vector<std::array<int, 3>> gridOf(d.nodes.size(), {-1, -1, -1}); // centres: none
   for (int k = 0; k <= spec.nz; ++k)
     for (int j = 0; j <= spec.ny; ++j)
       for (int i = 0; i <= spec.nx; ++i)

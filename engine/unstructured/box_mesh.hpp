@@ -1,6 +1,6 @@
 #pragma once
 // Box meshes for tests and benchmarks: [lo, hi] cut into nx x ny x nz cubes, each kept as a
-// hexahedron or split into prisms or tetrahedra, all faces conforming.
+// hexahedron or split into prisms, tetrahedra or pyramids, all faces conforming.
 #include <cstdint>
 
 #include "engine/unstructured/mesh.hpp"
@@ -19,6 +19,9 @@ enum class BoxCells : std::uint8_t {
   // Kuhn's split; tetrahedra; prisms, whose triangles share Kuhn's x-y diagonal. Needs nz >= 4.
   // Each interface conforms: quads between hexahedra and pyramids, triangles elsewhere.
   Mixed,
+  // Six pyramids per cube, one on each face with its apex at the cube's centre (a node of its
+  // own): pyramids only, quads between neighbouring cubes.
+  Pyramids,
 };
 
 struct BoxMeshSpec {
@@ -28,10 +31,15 @@ struct BoxMeshSpec {
   // Random order of cells and nodes (seeded), for renumbering and atomics tests.
   bool shuffle = false;
   std::uint64_t seed = 0;
+  // Each grid node moved off the lattice by up to jitter spacings along each axis in which it is
+  // not on the box's side (seeded by seed): an irregular mesh whose sides stay planar. Up to 0.15
+  // keeps every cell of every shape positive.
+  double jitter = 0.0;
 };
 
 // Boundary faces tagged by side: xlo 1, xhi 2, ylo 3, yhi 4, zlo 5, zhi 6 (named in tagNames).
-// Throws std::invalid_argument for non-positive counts, an empty box, or Mixed with nz < 4.
+// Throws std::invalid_argument for non-positive counts, an empty box, Mixed with nz < 4, or a
+// jitter outside [0, 0.15].
 MeshDescription boxMesh(const BoxMeshSpec& spec);
 
 } // namespace tessera::unstructured

@@ -14,18 +14,17 @@ int smallestFree(std::vector<int>& taken, int item) {
   return int(taken.size()) - 1;
 }
 
-} // namespace
-
-Coloring colorFaces(const Mesh& m) {
+// Items (faces or pairs) between two cells, second < 0 for none, listed per cell in cellItems.
+Coloring colorItems(std::span<const int> first, std::span<const int> second, const Csr& cellItems) {
   Coloring result;
-  result.color.assign(std::size_t(m.numFaces()), -1);
-  // taken[c] == f marks color c as used next to face f; stamps avoid clearing per face.
+  result.color.assign(first.size(), -1);
+  // taken[c] == f marks color c as used next to item f; stamps avoid clearing per item.
   std::vector<int> taken;
-  for (int f = 0; f < m.numFaces(); ++f) {
-    for (int cell : {m.owner[std::size_t(f)], m.neighbour[std::size_t(f)]}) {
+  for (int f = 0; f < int(first.size()); ++f) {
+    for (int cell : {first[std::size_t(f)], second[std::size_t(f)]}) {
       if (cell < 0)
         continue;
-      for (int other : m.cellFaces.row(cell))
+      for (int other : cellItems.row(cell))
         if (const int c = result.color[std::size_t(other)]; c >= 0)
           taken[std::size_t(c)] = f;
     }
@@ -33,6 +32,16 @@ Coloring colorFaces(const Mesh& m) {
   }
   result.numColors = int(taken.size());
   return result;
+}
+
+} // namespace
+
+Coloring colorFaces(const Mesh& m) {
+  return colorItems(m.owner, m.neighbour, m.cellFaces);
+}
+
+Coloring colorPairs(const CellPairs& pairs) {
+  return colorItems(pairs.first, pairs.second, pairs.cellPairs);
 }
 
 Coloring colorCells(const Mesh& m) {

@@ -191,4 +191,22 @@ ReconstructionGeometry reconstructionGeometry(const Mesh& mesh) {
   return g;
 }
 
+std::vector<double> nodeLeastSquaresMatrices(const Mesh& mesh, const CellPairs& pairs) {
+  std::vector<Matrix> sums(std::size_t(mesh.numCells()), Matrix{});
+  for (int p = 0; p < pairs.numPairs(); ++p) {
+    const std::size_t a = std::size_t(pairs.first[std::size_t(p)]);
+    const std::size_t b = std::size_t(pairs.second[std::size_t(p)]);
+    const Point d = minus(mesh.cellCentroid[b], mesh.cellCentroid[a]);
+    const double w = 1.0 / (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    addOuter(sums[a], w, d, d);
+    addOuter(sums[b], w, d, d);
+  }
+  std::vector<double> matrices(9 * sums.size());
+  for (std::size_t c = 0; c < sums.size(); ++c) {
+    const Matrix inverse = symmetricPseudoInverse(sums[c]);
+    std::copy(inverse.begin(), inverse.end(), matrices.begin() + std::ptrdiff_t(9 * c));
+  }
+  return matrices;
+}
+
 } // namespace tessera::unstructured

@@ -11,17 +11,25 @@
 // mean of the nodes is not the face's centroid, and G_c corrects exactly that, so a linear field's
 // gradient is exact on every shape.
 //
-// Weighted least squares: grad_c minimises sum_n w_n (phi_n - phi_c - g.d_n)^2 over the face
+// Weighted least squares: grad_c minimises sum_n w_n (phi_n - phi_c - g.d_n)^2 over the
 // neighbours n, d_n = x_n - x_c, w_n = 1 / |d_n|^2, so
 //   grad_c = L_c sum_n w_n d_n (phi_n - phi_c),  L_c = (sum_n w_n d_n d_n^T)^+.
-// The face term w d (phi_neighbour - phi_owner), d from owner to neighbour, is the same for both
-// cells of the face.
+// The pair term w d (phi_n - phi_c), d from the first cell to the second, is the same for both
+// cells of the pair. Two stencils:
+//   face neighbours (4 on a tetrahedron, 6 on a hexahedron): compact, and stable on hexahedra and
+//     prisms, but on tetrahedra the second-order scheme built on it is unstable wherever the
+//     limiter is off: a gas at rest on Kuhn-split cubes grew its round-off to 0.5% density errors
+//     by t = 0.15 (Diskin and Thomas, AIAA J. 49(4), 2011, find the same for cell-centred schemes
+//     with face-neighbour gradients on tetrahedra);
+//   node neighbours, every cell that shares a node with c (about 50 on a tetrahedral mesh), as
+//     cell-centred production codes use on tetrahedra; pairs of engine/unstructured/cell_pairs.hpp.
 //
 // Pseudo-inverses (here and in the node weights): a cell whose neighbours' centroids span only a
 // plane or a line (every cell of a one-layer 2D mesh, a tetrahedron in a corner) gets the
 // gradient's components in the directions they span and 0 across them.
 #include <vector>
 
+#include "engine/unstructured/cell_pairs.hpp"
 #include "engine/unstructured/mesh.hpp"
 
 namespace tessera::unstructured {
@@ -48,6 +56,9 @@ struct ReconstructionGeometry {
 };
 
 ReconstructionGeometry reconstructionGeometry(const Mesh& mesh);
+
+// L_c of the node-neighbour stencil, [cell][3][3], from the pairs of nodeNeighbourPairs(mesh).
+std::vector<double> nodeLeastSquaresMatrices(const Mesh& mesh, const CellPairs& pairs);
 
 // The Moore-Penrose pseudo-inverse of a symmetric 3x3 matrix (row-major), by Jacobi rotations:
 // eigenvalues below 1e-10 of the largest one in magnitude count as zero.

@@ -44,12 +44,15 @@ public:
                                MemorySpace space = MemorySpace::Host,
                                UnstructuredScheme scheme = UnstructuredScheme::firstOrderRusanov(),
                                RungeKutta integrator = kForwardEuler)
-      : DistributedUnstructuredEuler(comm, pde, partitioned(comm, global, haloCells(scheme)),
-                                     global.numCells(), std::move(boundary), cfl, space, scheme,
-                                     integrator) {}
+      : DistributedUnstructuredEuler(
+            comm, pde, partitioned(comm, global, haloCells(resolvedFor(scheme, global))),
+            global.numCells(), std::move(boundary), cfl, space, resolvedFor(scheme, global),
+            integrator) {}
 
   // The same on a local mesh made already (unstructured::localMesh with haloCells(scheme), perhaps
-  // renumbered).
+  // renumbered), for a scheme resolved on the global mesh (resolvedFor): a rank's share alone
+  // could resolve an auto gradient differently from another's. Throws std::invalid_argument for an
+  // auto gradient.
   DistributedUnstructuredEuler(MPI_Comm comm, Euler<3> pde, unstructured::LocalMesh local,
                                int numGlobalCells, UnstructuredBoundary boundary, double cfl,
                                MemorySpace space = MemorySpace::Host,
@@ -57,7 +60,7 @@ public:
                                RungeKutta integrator = kForwardEuler)
       : comm_(comm), numGlobalCells_(numGlobalCells), local_(std::move(local)),
         solver_(pde, local_.mesh, withPartitionFaces(std::move(boundary), local_.partitionTag), cfl,
-                space, scheme, integrator),
+                space, resolvedOnTheGlobalMesh(scheme), integrator),
         halo_(comm, local_.halo, kNumVars, solver_.space()),
         gradientHalo_(comm, local_.halo, 3 * kNumVars, solver_.space()) {
     solver_.setHaloUpdates([this](double* q) { halo_.exchange(q); },
@@ -165,11 +168,11 @@ public:
   double time() const { return solver_.time(); }
   long long step() const { return solver_.step(); }
 
-  // The halo a scheme reads: node neighbours for Green-Gauss gradients, face neighbours else.
+  // The halo a resolved scheme reads: node neighbours for Green-Gauss and node-neighbour
+  // least-squares gradients, face neighbours else.
   static unstructured::HaloCells haloCells(const UnstructuredScheme& scheme) {
-    return scheme.secondOrder() && scheme.gradient == UnstructuredGradient::GreenGauss
-               ? unstructured::HaloCells::NodeNeighbours
-               : unstructured::HaloCells::FaceNeighbours;
+    return readsNodeNeighbours(scheme) ? unstructured::HaloCells::NodeNeighbours
+                                       : unstructured::HaloCells::FaceNeighbours;
   }
 
   // This rank's share of the global mesh, partitioned by METIS over comm's ranks.
@@ -184,6 +187,13 @@ public:
   }
 
 private:
+  static const UnstructuredScheme& resolvedOnTheGlobalMesh(const UnstructuredScheme& scheme) {
+    if (scheme.secondOrder() && scheme.gradient == UnstructuredGradient::Auto)
+      throw std::invalid_argument("DistributedUnstructuredEuler: an auto gradient must be resolved "
+                                  "on the global mesh (resolvedFor) before the mesh is shared out");
+    return scheme;
+  }
+
   static UnstructuredBoundary withPartitionFaces(UnstructuredBoundary boundary, int partitionTag) {
     boundary.kindOfTag[partitionTag] = FaceKind::Outflow;
     return boundary;

@@ -89,9 +89,10 @@ public:
       MPI_Comm comm, Euler<3> pde, const unstructured::Mesh& global, UnstructuredBoundary boundary,
       ImplicitSettings settings, MemorySpace space = MemorySpace::Host,
       UnstructuredScheme scheme = UnstructuredScheme::firstOrderRusanov())
-      : share_(colorOrderedShare(comm, global, scheme)),
+      : share_(colorOrderedShare(comm, global, resolvedFor(scheme, global))),
         // Pseudo-time steps have CFL numbers of their own: the explicit CFL (0.9) goes unused.
-        euler_(comm, pde, share_.local, global.numCells(), std::move(boundary), 0.9, space, scheme),
+        euler_(comm, pde, share_.local, global.numCells(), std::move(boundary), 0.9, space,
+               resolvedFor(scheme, global)),
         sweepExchange_(comm, share_.colorPlans, euler_.solver().space()),
         implicit_(euler_.solver(), share_.pattern, settings,
                   ImplicitRows<Update>{comm, share_.local.numOwned, &sweepExchange_}) {}
@@ -129,14 +130,13 @@ public:
     euler_.exchangeHalos();
   }
 
-  // Collective: a checkpoint's owned states (ownedState's order), iteration count and first
-  // residual.
-  void restore(std::span<const double> owned, int iteration, double firstResidual) {
+  // Collective: a checkpoint's owned states (ownedState's order) and the iteration's progress.
+  void restore(std::span<const double> owned, const ImplicitProgress& progress) {
     euler_.restore(owned, 0.0, 0);
-    implicit_.restore(iteration, firstResidual);
+    implicit_.restore(progress);
   }
   int iteration() const { return implicit_.iteration(); }
-  double firstResidual() const { return implicit_.firstResidual(); }
+  const ImplicitProgress& progress() const { return implicit_.progress(); }
 
   void setJacobianStrategy(atomics::Strategy strategy) { implicit_.setJacobianStrategy(strategy); }
 

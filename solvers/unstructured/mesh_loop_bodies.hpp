@@ -206,6 +206,45 @@ struct LeastSquaresCellLoop {
   }
 };
 
+// Least-squares gradient over the node neighbours, pair loop: for the pair (a, b) of cells that
+// share a node, w d (q_b - q_a) with d = x_b - x_a and w = 1 / |d|^2, the same for both cells.
+// The pairs add these raw sums; each cell's matrix turns them into its gradient afterwards
+// (ApplyNodeLeastSquaresMatrix), once per cell rather than twice per pair: a cell has tens of
+// pairs. The pair vector is computed from the centroids rather than stored: three doubles per
+// pair would be most of the stencil's memory.
+struct NodeLeastSquaresPairContribution {
+  MeshLoopView m;
+  atomics::FaceTopology pairs;
+  const double* q;
+  TESSERA_HOST_DEVICE void operator()(int p, double* toFirst, double* toSecond) const {
+    const int a = pairs.owner[p], b = pairs.neighbour[p];
+    double v[3];
+    for (int i = 0; i < 3; ++i)
+      v[i] = m.cellCentroid[3 * b + i] - m.cellCentroid[3 * a + i];
+    const double w = 1.0 / (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    for (int k = 0; k < kCellVars; ++k) {
+      const double wJump = w * (q[kCellVars * b + k] - q[kCellVars * a + k]);
+      for (int i = 0; i < 3; ++i)
+        toFirst[3 * k + i] = toSecond[3 * k + i] = wJump * v[i];
+    }
+  }
+};
+
+// grad_c = L_c (the raw sums of the pairs), in place, for each cell.
+struct ApplyNodeLeastSquaresMatrix {
+  MeshLoopView m;
+  double* grad;
+  TESSERA_HOST_DEVICE void operator()(int c) const {
+    const double* L = m.nodeLeastSquaresMatrix + 9 * c;
+    double* g = grad + kGradientValues * c;
+    for (int k = 0; k < kCellVars; ++k) {
+      const double raw[3] = {g[3 * k], g[3 * k + 1], g[3 * k + 2]};
+      for (int a = 0; a < 3; ++a)
+        g[3 * k + a] = L[3 * a] * raw[0] + L[3 * a + 1] * raw[1] + L[3 * a + 2] * raw[2];
+    }
+  }
+};
+
 // Flux summation, face loop (SF-F): the contribution of the face scatter.
 struct FluxFaceContribution {
   const double* flux;

@@ -5,11 +5,14 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <stdexcept>
 #include <string_view>
 #include <vector>
 
 #include "engine/atomics/face_scatter_plan.hpp"
 #include "engine/device_array.hpp"
+#include "engine/unstructured/cell_pairs.hpp"
 #include "engine/unstructured/mesh.hpp"
 #include "engine/unstructured/reconstruction_geometry.hpp"
 
@@ -19,12 +22,19 @@ inline constexpr int kCellVars = 5;
 inline constexpr int kGradientValues = 3 * kCellVars;
 inline constexpr int kMinMaxValues = 2 * kCellVars;
 
-enum class LoopKernel : std::uint8_t { Interpolation, Gradient, LeastSquares, FluxSum, MinMax };
+enum class LoopKernel : std::uint8_t {
+  Interpolation,
+  Gradient,
+  LeastSquares,
+  NodeLeastSquares,
+  FluxSum,
+  MinMax
+};
 enum class LoopMode : std::uint8_t { Face, Cell, Node };
 
-inline constexpr std::array kAllLoopKernels = {LoopKernel::Interpolation, LoopKernel::Gradient,
-                                               LoopKernel::LeastSquares, LoopKernel::FluxSum,
-                                               LoopKernel::MinMax};
+inline constexpr std::array kAllLoopKernels = {
+    LoopKernel::Interpolation,    LoopKernel::Gradient, LoopKernel::LeastSquares,
+    LoopKernel::NodeLeastSquares, LoopKernel::FluxSum,  LoopKernel::MinMax};
 inline constexpr std::array kAllLoopModes = {LoopMode::Face, LoopMode::Cell, LoopMode::Node};
 
 constexpr std::string_view loopKernelName(LoopKernel k) {
@@ -35,6 +45,8 @@ constexpr std::string_view loopKernelName(LoopKernel k) {
     return "gradient";
   case LoopKernel::LeastSquares:
     return "least_squares";
+  case LoopKernel::NodeLeastSquares:
+    return "node_least_squares";
   case LoopKernel::FluxSum:
     return "flux_sum";
   default:
@@ -54,10 +66,17 @@ constexpr std::string_view loopModeName(LoopMode m) {
 }
 
 // Seed 003 gives the flux summation and the min/max no node loop: they read no node data; nor
-// does the least-squares gradient.
+// does the least-squares gradient. The node-neighbour least squares runs as a face loop over the
+// stencil's pairs (engine/unstructured/cell_pairs.hpp), whose gather strategy is its cell loop.
 constexpr bool hasLoopMode(LoopKernel k, LoopMode m) {
+  if (k == LoopKernel::NodeLeastSquares)
+    return m == LoopMode::Face;
   return m != LoopMode::Node || k == LoopKernel::Interpolation || k == LoopKernel::Gradient;
 }
+
+// The stencil a plan holds beside the faces: the node-neighbour pairs are built only for the
+// gradient that reads them (tens of pairs per cell on tetrahedra).
+enum class GradientStencil : std::uint8_t { FaceNeighbours, NodeNeighbours };
 
 // What the loop bodies read, as raw pointers into the plan's memory space. CSR rows as in Mesh:
 // row r of X is X[XOffsets[r] .. XOffsets[r + 1]).
@@ -90,6 +109,10 @@ struct MeshLoopView {
   const double* greenGaussMatrix = nullptr;
   const double* leastSquaresMatrix = nullptr;
   const double* leastSquaresFace = nullptr;
+  // The node-neighbour stencil (plans built with GradientStencil::NodeNeighbours, else null): the
+  // cells' centroids ([cell][3]) the pair vectors come from, and L_c of the stencil.
+  const double* cellCentroid = nullptr;
+  const double* nodeLeastSquaresMatrix = nullptr;
   // Where face states are reconstructed: x_f - x_owner, x_f - x_neighbour per face ([face][6]),
   // and each cell's size V^(1/3).
   const double* faceOffset = nullptr;
@@ -141,18 +164,30 @@ inline InterpolationWeights interpolationWeights(const Mesh& mesh) {
 } // namespace detail
 
 // The mesh data of the loop modes in one memory space, and the face scatter plan of the atomics
-// library for the face loops that add. Built once per mesh (host work linear in the mesh size).
+// library for the face loops that add (with the node-neighbour stencil, a second one for its
+// pairs). Built once per mesh (host work linear in the mesh size).
 class MeshLoopPlan {
 public:
-  MeshLoopPlan(const Mesh& mesh, MemorySpace space);
+  MeshLoopPlan(const Mesh& mesh, MemorySpace space,
+               GradientStencil stencil = GradientStencil::FaceNeighbours);
 
   MeshLoopView view() const;
   const atomics::FaceScatterPlan& scatter() const { return scatter_; }
   MemorySpace space() const { return scatter_.space(); }
+  bool hasNodeStencil() const { return pairScatter_.has_value(); }
+  // The node-neighbour pairs as faces; throws std::logic_error where the plan has no such stencil.
+  const atomics::FaceScatterPlan& pairScatter() const {
+    if (!pairScatter_)
+      throw std::logic_error("node_least_squares: the mesh loop plan was built without the "
+                             "node-neighbour stencil");
+    return *pairScatter_;
+  }
 
 private:
   // Owner, neighbour and each cell's faces come from the scatter plan, not a second copy.
   atomics::FaceScatterPlan scatter_;
+  std::optional<atomics::FaceScatterPlan> pairScatter_;
+  DeviceArray<double> cellCentroid_, nodeLeastSquaresMatrix_;
   int numNodes_ = 0;
   DeviceArray<int> cellNodeOffsets_, cellNodes_, nodeCellOffsets_, nodeCells_, faceNodeOffsets_,
       faceNodes_, nodeFaceOffsets_, nodeFaces_;
@@ -161,7 +196,7 @@ private:
       cellSize_;
 };
 
-inline MeshLoopPlan::MeshLoopPlan(const Mesh& mesh, MemorySpace space)
+inline MeshLoopPlan::MeshLoopPlan(const Mesh& mesh, MemorySpace space, GradientStencil stencil)
     : scatter_(mesh, space), numNodes_(mesh.numNodes()),
       cellNodeOffsets_(toSpace(mesh.cellNodes.offsets, space)),
       cellNodes_(toSpace(mesh.cellNodes.indices, space)),
@@ -184,6 +219,12 @@ inline MeshLoopPlan::MeshLoopPlan(const Mesh& mesh, MemorySpace space)
   leastSquaresFace_ = toSpace(g.leastSquaresFace, space);
   faceOffset_ = toSpace(g.faceOffset, space);
   cellSize_ = toSpace(g.cellSize, space);
+  if (stencil == GradientStencil::NodeNeighbours) {
+    const CellPairs pairs = nodeNeighbourPairs(mesh);
+    pairScatter_.emplace(pairs, space);
+    cellCentroid_ = toSpace(flattened(mesh.cellCentroid), space);
+    nodeLeastSquaresMatrix_ = toSpace(nodeLeastSquaresMatrices(mesh, pairs), space);
+  }
 }
 
 inline MeshLoopView MeshLoopPlan::view() const {
@@ -212,6 +253,8 @@ inline MeshLoopView MeshLoopPlan::view() const {
   v.greenGaussMatrix = greenGaussMatrix_.data();
   v.leastSquaresMatrix = leastSquaresMatrix_.data();
   v.leastSquaresFace = leastSquaresFace_.data();
+  v.cellCentroid = cellCentroid_.data();
+  v.nodeLeastSquaresMatrix = nodeLeastSquaresMatrix_.data();
   v.faceOffset = faceOffset_.data();
   v.cellSize = cellSize_.data();
   return v;

@@ -6,6 +6,7 @@
 //   Interpolation   qNode[node][5]: cells -> nodes                 face, cell, node
 //   Gradient        grad[cell][5][3]: Green-Gauss from qNode       face, cell, node
 //   LeastSquares    grad[cell][5][3]: weighted least squares       face, cell
+//   NodeLeastSquares  the same over the node neighbours            face (over the cell pairs)
 //   FluxSum         residual[cell][5]: sum of per-face fluxes      face, cell
 //   MinMax          minMax[cell][10]: 5 minima, then 5 maxima      face, cell
 //
@@ -22,6 +23,8 @@
 //   Gradient: grad_c = G_c sum_f phi_f S_f, S_f leaving c, phi_f the mean of qNode over the face's
 //     nodes, G_c the cell's Green-Gauss matrix (1 / V_c where the faces are planar).
 //   LeastSquares: grad_c = L_c sum over c's interior faces of w d (q_neighbour - q_owner).
+//   NodeLeastSquares: the same sum over the cells n that share a node with c, w d (q_n - q_c),
+//     with that stencil's L_c (a plan built with GradientStencil::NodeNeighbours).
 //   FluxSum: residual_c = sum over faces of c of flux_f, minus where c is the owner, plus where it
 //     is the neighbour (flux[face][5] given, positive from owner to neighbour).
 //   MinMax: the smallest and largest value of each variable over c and its face neighbours.
@@ -118,6 +121,18 @@ void leastSquaresGradient(const MeshLoopPlan& plan, LoopMode mode, atomics::Stra
 }
 
 template <class Exec>
+void nodeLeastSquaresGradient(const MeshLoopPlan& plan, LoopMode mode, atomics::Strategy strategy,
+                              const double* q, double* grad) {
+  requireLoop<Exec>(plan, LoopKernel::NodeLeastSquares, mode);
+  const MeshLoopView m = plan.view();
+  const atomics::FaceScatterPlan& pairs = plan.pairScatter();
+  Exec::fill(grad, std::size_t(kGradientValues) * std::size_t(m.numCells), 0.0);
+  Exec::template scatter<kGradientValues>(
+      pairs, strategy, NodeLeastSquaresPairContribution{m, pairs.topology(), q}, grad);
+  Exec::forEach(m.numCells, ApplyNodeLeastSquaresMatrix{m, grad});
+}
+
+template <class Exec>
 void sumFluxes(const MeshLoopPlan& plan, LoopMode mode, atomics::Strategy strategy,
                const double* flux, double* residual) {
   requireLoop<Exec>(plan, LoopKernel::FluxSum, mode);
@@ -205,6 +220,11 @@ inline void greenGaussGradientHost(const MeshLoopPlan& plan, LoopMode mode,
 inline void leastSquaresGradientHost(const MeshLoopPlan& plan, LoopMode mode,
                                      atomics::Strategy strategy, const double* q, double* grad) {
   detail::leastSquaresGradient<HostExecution>(plan, mode, strategy, q, grad);
+}
+inline void nodeLeastSquaresGradientHost(const MeshLoopPlan& plan, LoopMode mode,
+                                         atomics::Strategy strategy, const double* q,
+                                         double* grad) {
+  detail::nodeLeastSquaresGradient<HostExecution>(plan, mode, strategy, q, grad);
 }
 inline void sumFluxesHost(const MeshLoopPlan& plan, LoopMode mode, atomics::Strategy strategy,
                           const double* flux, double* residual) {

@@ -21,6 +21,11 @@ void leastSquaresGradientDevice(const MeshLoopPlan& plan, LoopMode mode, atomics
   detail::leastSquaresGradient<DeviceExecution>(plan, mode, strategy, q, grad);
 }
 
+void nodeLeastSquaresGradientDevice(const MeshLoopPlan& plan, LoopMode mode,
+                                    atomics::Strategy strategy, const double* q, double* grad) {
+  detail::nodeLeastSquaresGradient<DeviceExecution>(plan, mode, strategy, q, grad);
+}
+
 void sumFluxesDevice(const MeshLoopPlan& plan, LoopMode mode, atomics::Strategy strategy,
                      const double* flux, double* residual) {
   detail::sumFluxes<DeviceExecution>(plan, mode, strategy, flux, residual);

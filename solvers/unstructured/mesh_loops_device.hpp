@@ -16,6 +16,8 @@ void greenGaussGradientDevice(const MeshLoopPlan& plan, LoopMode mode, atomics::
                               const double* qNode, double* grad);
 void leastSquaresGradientDevice(const MeshLoopPlan& plan, LoopMode mode, atomics::Strategy strategy,
                                 const double* q, double* grad);
+void nodeLeastSquaresGradientDevice(const MeshLoopPlan& plan, LoopMode mode,
+                                    atomics::Strategy strategy, const double* q, double* grad);
 void sumFluxesDevice(const MeshLoopPlan& plan, LoopMode mode, atomics::Strategy strategy,
                      const double* flux, double* residual);
 void localMinMaxDevice(const MeshLoopPlan& plan, LoopMode mode, const double* q, double* minMax);

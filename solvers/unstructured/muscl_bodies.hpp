@@ -36,19 +36,20 @@ struct PrimitiveCells {
   }
 };
 
-// minMax as the mesh loops' MinMax kernel writes it ([cell][5 minima, 5 maxima]); eps2 = (K h)^3
-// with h the cell's size (Venkatakrishnan's threshold; the others ignore it). grad is limited in
-// place; phi ([cell][5]) keeps the factors.
+// minMax as the mesh loops' MinMax kernel writes it ([cell][5 minima, 5 maxima]); eps2 =
+// (K h / L)^3 with h the cell's size and L the scheme's reference length (Venkatakrishnan's
+// threshold, free of the mesh's unit; the others ignore it). grad is limited in place; phi
+// ([cell][5]) keeps the factors.
 template <class Limiter>
 struct LimitGradients {
   unstructured::MeshLoopView m;
   const double* w;
   const double* minMax;
-  double venkatakrishnanK;
+  double kPerLength; // K / L
   double* grad;
   double* phi;
   TESSERA_HOST_DEVICE void operator()(int c) const {
-    const double h = venkatakrishnanK * m.cellSize[c];
+    const double h = kPerLength * m.cellSize[c];
     const double eps2 = h * h * h;
     double limit[5] = {1.0, 1.0, 1.0, 1.0, 1.0};
     for (int s = m.cellFaceOffsets[c]; s < m.cellFaceOffsets[c + 1]; ++s) {

@@ -70,7 +70,8 @@ public:
   static constexpr int kNumVars = Euler<3>::kNumVars;
 
   // The scheme defaults to Tessera's first unstructured scheme, first-order Rusanov fluxes with
-  // forward Euler steps; a case chooses its own (tools/tessera: second order by default).
+  // forward Euler steps; a case chooses its own (tools/tessera: second order by default). An auto
+  // gradient is resolved for this mesh (resolvedFor; scheme() gives the result).
   // Throws std::invalid_argument naming the tag of a boundary face without a condition, and (for
   // MemorySpace::Device) std::runtime_error where no device can be used (requireDevice()).
   UnstructuredEuler(Euler<3> pde, unstructured::Mesh mesh, UnstructuredBoundary boundary,
@@ -78,8 +79,12 @@ public:
                     UnstructuredScheme scheme = UnstructuredScheme::firstOrderRusanov(),
                     RungeKutta integrator = kForwardEuler)
       : pde_(pde), mesh_(std::move(mesh)), boundary_(std::move(boundary)), cfl_(cfl),
-        space_(checkedSpace(space)), scheme_(scheme), integrator_(integrator),
-        kind_(toSpace(faceKinds(mesh_, boundary_.kindOfTag), space_)), plan_(mesh_, space_),
+        space_(checkedSpace(space)), scheme_(resolvedFor(scheme, mesh_)), integrator_(integrator),
+        kind_(toSpace(faceKinds(mesh_, boundary_.kindOfTag), space_)),
+        plan_(mesh_, space_,
+              scheme_.secondOrder() && scheme_.gradient == UnstructuredGradient::NodeLeastSquares
+                  ? unstructured::GradientStencil::NodeNeighbours
+                  : unstructured::GradientStencil::FaceNeighbours),
         area_(toSpace(unstructured::flattened(mesh_.faceArea), space_)),
         volume_(toSpace(mesh_.cellVolume, space_)), q_(std::size_t(kNumVars) * numCells(), space_),
         residual_(q_.size(), space_), speedSum_(std::size_t(numCells()), space_),
@@ -298,10 +303,16 @@ public:
     return limiterFrozen_;
   }
 
+  // While forced, a second-order scheme's residual is its first-order one (no gradients): the
+  // start of an implicit run that asks for one.
+  void forceFirstOrder(bool forced) {
+    firstOrderForced_ = forced;
+  }
+
   // The faces of the last residual whose reconstructed states were no gas, so that their fluxes
   // fell back to the cells' own states (0 at first order).
   long long firstOrderFaces() {
-    if (!scheme_.secondOrder())
+    if (!reconstructs())
       return 0;
     DeviceArray<double> flag(std::size_t(mesh_.numFaces()), space_);
     const ResidualArrays a = arrays();
@@ -497,7 +508,7 @@ private:
             faces(),
             plan_.view().faceOffset,
             w_.data(),
-            scheme_.secondOrder() ? grad_.data() : nullptr,
+            reconstructs() ? grad_.data() : nullptr,
             boundary_.farfield};
   }
   template <class RiemannSolver>
@@ -511,8 +522,15 @@ private:
             minMax_.data(), phi_.data(), residual_.data()};
   }
 
+  bool reconstructs() const {
+    return scheme_.secondOrder() && !firstOrderForced_;
+  }
+
   // residual_ = the flux contributions of the current state, with the given strategies.
   void computeResidual(ResidualStrategies s) {
+    UnstructuredScheme scheme = scheme_;
+    if (!reconstructs())
+      scheme.reconstruction = UnstructuredReconstruction::FirstOrder;
     const ResidualArrays a = arrays();
     const auto afterLimiter = [this](double* grad) {
       if (haloGradients_)
@@ -520,9 +538,9 @@ private:
     };
     if (space_ == MemorySpace::Host) {
       unstructuredResidual<unstructured::HostExecution>(
-          plan_, pde_, scheme_, faces(), boundary_.farfield, s, a, limiterFrozen_, afterLimiter);
+          plan_, pde_, scheme, faces(), boundary_.farfield, s, a, limiterFrozen_, afterLimiter);
     } else if constexpr (kDeviceBuilt) {
-      unstructuredResidualDevice(plan_, pde_, scheme_, faces(), boundary_.farfield, s, a,
+      unstructuredResidualDevice(plan_, pde_, scheme, faces(), boundary_.farfield, s, a,
                                  limiterFrozen_, afterLimiter);
     }
   }
@@ -538,22 +556,56 @@ private:
     }
   }
 
-  // The error path of stableDt: the cell the step bound marked first (its smallest value, -1).
+  // The error path of stableDt. It names the first cell whose own state fails and the quantity
+  // that does: a conserved variable that is not finite, then density, then pressure. A cell's
+  // step bound also fails where only a neighbour's state (or a boundary's outer state) does, so
+  // the bound alone does not say which cell is at fault; where no state fails, the cell with the
+  // smallest bound and its wave-speed sum are named.
   [[noreturn]] void throwUnphysical() const {
-    std::vector<double> steps(cellStep_.size());
-    cellStep_.copyToHost(steps);
-    const std::size_t c = std::size_t(std::min_element(steps.begin(), steps.end()) - steps.begin());
     const std::vector<double>& q = hostState();
-    State s;
-    for (int v = 0; v < kNumVars; ++v)
-      s[v] = q[kNumVars * c + std::size_t(v)];
+    char message[320];
+    for (std::size_t c = 0; c < std::size_t(numCells()); ++c) {
+      State s;
+      for (int v = 0; v < kNumVars; ++v)
+        s[v] = q[kNumVars * c + std::size_t(v)];
+      const std::string failed = unphysicalQuantity(s);
+      if (failed.empty())
+        continue;
+      const auto& x = mesh_.cellCentroid[c];
+      std::snprintf(message, sizeof message, "cell %zu at (%g, %g, %g): %s", c, x[0], x[1], x[2],
+                    failed.c_str());
+      throw UnphysicalStateError(message);
+    }
+    std::vector<double> steps(cellStep_.size()), sums(speedSum_.size());
+    cellStep_.copyToHost(steps);
+    speedSum_.copyToHost(sums);
+    const std::size_t c = std::size_t(std::min_element(steps.begin(), steps.end()) - steps.begin());
     const auto& x = mesh_.cellCentroid[c];
-    char message[256];
     std::snprintf(message, sizeof message,
-                  "cell %zu at (%g, %g, %g): density %g, pressure %g (negative density or "
-                  "pressure, or a non-finite value)",
-                  c, x[0], x[1], x[2], s[Euler<3>::kDensity], pde_.pressure(s));
+                  "cell %zu at (%g, %g, %g): its faces' wave speeds sum to %g (a boundary's outer "
+                  "state is not a gas)",
+                  c, x[0], x[1], x[2], sums[c]);
     throw UnphysicalStateError(message);
+  }
+
+  // "density -0.02", "pressure -3.1e-05", "momentum_y nan", or "" for a state that is a gas.
+  std::string unphysicalQuantity(const State& s) const {
+    const auto names = Euler<3>::conservedNames();
+    char text[96];
+    for (int v = 0; v < kNumVars; ++v)
+      if (!std::isfinite(s[v])) {
+        std::snprintf(text, sizeof text, "%s %g", std::string(names[std::size_t(v)]).c_str(), s[v]);
+        return text;
+      }
+    if (!(s[Euler<3>::kDensity] > 0.0)) {
+      std::snprintf(text, sizeof text, "density %g", s[Euler<3>::kDensity]);
+      return text;
+    }
+    if (const double p = pde_.pressure(s); !(p > 0.0) || !std::isfinite(p)) {
+      std::snprintf(text, sizeof text, "pressure %g (density %g)", p, s[Euler<3>::kDensity]);
+      return text;
+    }
+    return {};
   }
 
   Euler<3> pde_;
@@ -578,6 +630,7 @@ private:
   DeviceArray<int> wallFaces_;
   DeviceArray<double> wallCentroid_;
   bool limiterFrozen_ = false;
+  bool firstOrderForced_ = false;
   mutable std::vector<double> hostMirror_;
   double time_ = 0.0;
   long long step_ = 0;

@@ -8,10 +8,20 @@
 // V_c / sum over c's faces of |S| lambda (the explicit solver's per-cell bound times CFL, so V_c /
 // dtau_c = sum |S| lambda / CFL).
 //
-// CFL: switched evolution relaxation (Mulder and van Leer), CFL_k = min(CFL_max, CFL_0 |R_0| /
+// CFL: switched evolution relaxation (Mulder and van Leer), CFL_k = s min(CFL_max, CFL_0 |R_0| /
 // |R_k|): small steps while the transient is strong, Newton-like steps as the residual falls,
 // without a schedule to tune per case. |R| is the L2 norm of the density residual; the iteration
 // stops once it has dropped by residualDrop relative to the first, or after maxIterations steps.
+//
+// No step leaves the gas: each cell's update is under-relaxed until its density and pressure
+// change by at most 20% (solvers/unstructured/relaxed_update.hpp), and a step that had to cut some
+// cell's update below a tenth cuts the scale s of the CFL numbers that follow tenfold; every step
+// taken whole doubles it again, up to 1 (SU2's and FUN3D's adaptive CFL).
+//
+// At second order: the first firstOrderIterations steps use the first-order residual (a start
+// for flows whose first second-order steps are too violent), and the limiter is frozen once the
+// residual stalls (no halving in stallIterations steps) or falls to freezeLimiterBelow, so that
+// its switching near shocks cannot hold the convergence up (Venkatakrishnan 1995).
 //
 // The matrix's block rows are the solver's cells, which must be numbered so that each color is
 // contiguous: build the solver on colorContiguousMesh(mesh).mesh and pass its pattern.
@@ -33,6 +43,7 @@
 #include "engine/mpi/rank_count.hpp"
 #include "engine/reduce.hpp"
 #include "engine/unstructured/renumbering.hpp"
+#include "solvers/unstructured/relaxed_update.hpp"
 #include "solvers/unstructured/unstructured_euler.hpp"
 #include "solvers/unstructured/unstructured_face_jacobian.hpp"
 #include "solvers/unstructured/unstructured_implicit_device.hpp"
@@ -49,6 +60,10 @@ struct ImplicitSettings {
   // keeps the limiter factors it has (UnstructuredEuler::freezeLimiter), so that the limiter's
   // switching near shocks cannot stall the convergence. 0: never.
   double freezeLimiterBelow = 0.0;
+  // The same once the residual has not halved in this many steps (a stall). 0: never.
+  int stallIterations = 100;
+  // Second-order schemes: the first this many steps at first order.
+  int firstOrderIterations = 0;
   // The first-order flux the matrix linearises. Roe's, beside a Roe or HLLC residual, models its
   // dissipation wave by wave and takes steps about twice as long as Rusanov's (RESULTS.md).
   JacobianFlux jacobian = JacobianFlux::Rusanov;
@@ -72,6 +87,21 @@ struct PseudoTimeStep {
   double residual = 0.0;         // L2 norm of the density residual
   double relativeResidual = 1.0; // residual / the first one measured
   double cfl = 0.0;              // the CFL number of the step from this state
+  double relaxation = 1.0;       // the smallest under-relaxation factor of the step before
+  bool firstOrder = false;       // measured with the first-order residual of the start
+  bool limiterFrozen = false;
+};
+
+// Where the iteration stands beyond the state, what a checkpoint keeps so that a restart
+// continues it: the step count, the first residual (the CFL ramp divides by it), the CFL scale,
+// the stall detector's last halving (its residual and step) and whether the limiter is frozen.
+struct ImplicitProgress {
+  int iteration = 0;
+  double firstResidual = -1.0;
+  double cflScale = 1.0;
+  double halvedResidual = -1.0;
+  int halvedAt = 0;
+  bool limiterFrozen = false;
 };
 
 // A mesh with its cells renumbered so that each color is contiguous (unstructured::renumbered
@@ -101,23 +131,45 @@ public:
         matrix_(pattern, solver.space()),
         slots_(toSpace(faceSlots(solver.mesh(), pattern), solver.space())),
         dq_(std::size_t(5) * std::size_t(solver.numCells()), solver.space()),
-        squares_(std::size_t(rows_.ownedRows), solver.space()) {}
+        squares_(std::size_t(rows_.ownedRows), solver.space()),
+        relaxation_(std::size_t(rows_.ownedRows), solver.space()) {}
 
   // The residual of the current state (the right-hand side of the next step), its norm and the
   // CFL number of the next step.
   PseudoTimeStep measure() {
+    const bool secondOrder = solver_.scheme().secondOrder();
+    const bool firstOrderStart = secondOrder && p_.iteration < settings_.firstOrderIterations;
+    solver_.forceFirstOrder(firstOrderStart);
     rhs_ = solver_.currentResidual();
     const double norm = densityResidualNorm();
-    if (first_ < 0.0)
-      first_ = norm;
+    if (p_.firstResidual < 0.0)
+      p_.firstResidual = norm;
+    // The stall detector counts from the first residual of each scheme.
+    if (p_.halvedResidual < 0.0 || (secondOrder && p_.iteration == settings_.firstOrderIterations))
+      halved(norm);
+    else if (norm <= 0.5 * p_.halvedResidual)
+      halved(norm);
     PseudoTimeStep s;
-    s.iteration = iteration_;
+    s.iteration = p_.iteration;
     s.residual = norm;
-    s.relativeResidual = first_ > 0.0 ? norm / first_ : 0.0;
-    s.cfl =
-        norm > 0.0 ? std::min(settings_.cflMax, settings_.cfl * first_ / norm) : settings_.cflMax;
-    if (settings_.freezeLimiterBelow > 0.0 && s.relativeResidual <= settings_.freezeLimiterBelow)
-      solver_.freezeLimiter(true);
+    s.relativeResidual = p_.firstResidual > 0.0 ? norm / p_.firstResidual : 0.0;
+    s.cfl = p_.cflScale * (norm > 0.0
+                               ? std::min(settings_.cflMax, settings_.cfl * p_.firstResidual / norm)
+                               : settings_.cflMax);
+    s.relaxation = lastRelaxation_;
+    s.firstOrder = firstOrderStart;
+    const bool limited =
+        secondOrder && !firstOrderStart && solver_.scheme().limiter != UnstructuredLimiter::None;
+    const bool stalled =
+        settings_.stallIterations > 0 && p_.iteration - p_.halvedAt >= settings_.stallIterations;
+    const bool lowEnough =
+        settings_.freezeLimiterBelow > 0.0 && s.relativeResidual <= settings_.freezeLimiterBelow;
+    if (limited && !p_.limiterFrozen && (stalled || lowEnough)) {
+      p_.limiterFrozen = true;
+      halved(norm);
+    }
+    solver_.freezeLimiter(p_.limiterFrozen);
+    s.limiterFrozen = p_.limiterFrozen;
     return s;
   }
 
@@ -146,14 +198,12 @@ public:
     }
   }
 
-  // Where the iteration stands beyond the state: its count and the first residual, which the CFL
-  // ramp divides by (a checkpoint keeps both; restore gives them back with the state restored).
-  int iteration() const { return iteration_; }
-  double firstResidual() const { return first_; }
-  void restore(int iteration, double firstResidual) {
-    iteration_ = iteration;
-    first_ = firstResidual;
-  }
+  // Where the iteration stands beyond the state (a checkpoint keeps it; restore gives it back
+  // with the state restored). A frozen limiter's factors are not kept: the first residual after a
+  // restore computes them anew and keeps those.
+  int iteration() const { return p_.iteration; }
+  const ImplicitProgress& progress() const { return p_; }
+  void restore(const ImplicitProgress& progress) { p_ = progress; }
 
   const ImplicitSettings& settings() const { return settings_; }
   // The strategy of the K = 25 scatter of the diagonal blocks (a tuned one, say), from the next
@@ -269,17 +319,34 @@ private:
     }
     matrix_.factorizeDiagonal();
     linalg::multicolorSweeps(matrix_, rhs_, dq_.data(), settings_.sweeps, rows_.sweepExchange);
+    const RelaxedCellUpdate<Update> update{solver_.pde(), dq_.data(), solver_.stateData(),
+                                           relaxation_.data(), rows_.ownedRows};
     if (solver_.space() == MemorySpace::Host) {
-      double* q = solver_.stateData();
-      const Update* dq = dq_.data();
-      const std::ptrdiff_t n = std::ptrdiff_t(dq_.size());
 #pragma omp parallel for schedule(static)
-      for (std::ptrdiff_t i = 0; i < n; ++i)
-        q[i] += double(dq[i]);
+      for (int c = 0; c < cells; ++c)
+        update(c);
     } else if constexpr (kDeviceBuilt) {
-      addUpdateDevice(int(dq_.size()), dq_.data(), solver_.stateData());
+      relaxedUpdateDevice(cells, update);
     }
-    ++iteration_;
+    adaptCfl();
+    ++p_.iteration;
+  }
+
+  void halved(double norm) {
+    p_.halvedResidual = norm;
+    p_.halvedAt = p_.iteration;
+  }
+
+  // The CFL scale after a step, from its smallest relaxation factor over every rank.
+  void adaptCfl() {
+    double smallest = rows_.ownedRows > 0 ? reduce(relaxation_, ReduceKind::Min) : 1.0;
+    if (mpi::rankCount(rows_.comm) > 1)
+      MPI_Allreduce(MPI_IN_PLACE, &smallest, 1, MPI_DOUBLE, MPI_MIN, rows_.comm);
+    lastRelaxation_ = smallest;
+    if (smallest < kCutBelow)
+      p_.cflScale = std::max(kSmallestScale, p_.cflScale / 10.0);
+    else if (smallest == 1.0)
+      p_.cflScale = std::min(1.0, 2.0 * p_.cflScale);
   }
 
   UnstructuredEuler& solver_;
@@ -288,10 +355,14 @@ private:
   linalg::BlockMatrix<5, Precision> matrix_;
   DeviceArray<int> slots_;
   DeviceArray<Update> dq_;
-  DeviceArray<double> squares_;
+  DeviceArray<double> squares_, relaxation_;
   const double* rhs_ = nullptr;
-  double first_ = -1.0;
-  int iteration_ = 0;
+  ImplicitProgress p_;
+  double lastRelaxation_ = 1.0;
+  // A step that cut some cell's update below kCutBelow cuts the CFL tenfold, to no less than
+  // kSmallestScale of the ramp's.
+  static constexpr double kCutBelow = 0.1;
+  static constexpr double kSmallestScale = 1e-3;
 };
 
 } // namespace tessera

@@ -35,10 +35,10 @@ __global__ void densitySquaresKernel(int numCells, const double* residual, doubl
 }
 
 template <class T>
-__global__ void addUpdateKernel(int count, const T* dq, double* q) {
-  const int i = int(blockIdx.x) * kThreads + int(threadIdx.x);
-  if (i < count)
-    q[i] += double(dq[i]);
+__global__ void relaxedUpdateKernel(int numCells, RelaxedCellUpdate<T> update) {
+  const int c = int(blockIdx.x) * kThreads + int(threadIdx.x);
+  if (c < numCells)
+    update(c);
 }
 
 } // namespace
@@ -79,10 +79,10 @@ void densityResidualSquaresDevice(int numCells, const double* residual, double* 
 }
 
 template <class T>
-void addUpdateDevice(int count, const T* dq, double* q) {
-  if (count == 0)
+void relaxedUpdateDevice(int numCells, const RelaxedCellUpdate<T>& update) {
+  if (numCells == 0)
     return;
-  addUpdateKernel<<<blocksFor(count), kThreads>>>(count, dq, q);
+  relaxedUpdateKernel<<<blocksFor(numCells), kThreads>>>(numCells, update);
   TESSERA_GPU_CHECK_LAUNCH();
 }
 
@@ -94,7 +94,7 @@ template void eulerJacobianOffdiagonalDevice<float>(int,
                                                     const EulerFaceJacobianOffdiagonal<float>&);
 template void eulerJacobianOffdiagonalDevice<double>(int,
                                                      const EulerFaceJacobianOffdiagonal<double>&);
-template void addUpdateDevice<float>(int, const float*, double*);
-template void addUpdateDevice<double>(int, const double*, double*);
+template void relaxedUpdateDevice<float>(int, const RelaxedCellUpdate<float>&);
+template void relaxedUpdateDevice<double>(int, const RelaxedCellUpdate<double>&);
 
 } // namespace tessera

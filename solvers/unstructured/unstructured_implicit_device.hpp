@@ -5,6 +5,7 @@
 // inside the contributions included, are device pointers; every call is asynchronous.
 #include "engine/atomics/face_scatter_plan.hpp"
 #include "engine/atomics/strategy.hpp"
+#include "solvers/unstructured/relaxed_update.hpp"
 #include "solvers/unstructured/unstructured_face_jacobian.hpp"
 
 namespace tessera {
@@ -31,8 +32,8 @@ void eulerJacobianOffdiagonalDevice(int numFaces, const EulerFaceJacobianOffdiag
 // squares[c] = residual[c][density]^2.
 void densityResidualSquaresDevice(int numCells, const double* residual, double* squares);
 
-// q[i] += dq[i] over count values (instantiated for float and double).
+// The under-relaxed update of every cell (instantiated for float and double).
 template <class T>
-void addUpdateDevice(int count, const T* dq, double* q);
+void relaxedUpdateDevice(int numCells, const RelaxedCellUpdate<T>& update);
 
 } // namespace tessera

@@ -4,7 +4,8 @@
 // mesh_loop_execution_device.hpp):
 //   1. w = the cells' primitive variables;
 //   2. second order: the gradient of w (Green-Gauss: interpolation to the nodes, node loop, then
-//      the face scatter; least squares: the face scatter), the min/max of w over each cell and
+//      the face scatter; least squares: the face scatter, or the scatter over the node-neighbour
+//      pairs), the min/max of w over each cell and
 //      its face neighbours (cell loop), and the limiter (cell loop), unless the limiter is frozen:
 //      then the factors of an earlier residual are applied to the new gradient;
 //      afterLimiter(grad) runs here: a distributed solver brings its halo cells' gradients;
@@ -12,6 +13,7 @@
 //      into the cells by the face scatter.
 // Each face scatter's strategy is the caller's (the tuner's) choice.
 #include <cstddef>
+#include <stdexcept>
 
 #include "engine/atomics/strategy.hpp"
 #include "physics/euler/euler.hpp"
@@ -55,13 +57,22 @@ void limitedGradients(const unstructured::MeshLoopPlan& plan, const Unstructured
                       ResidualStrategies strategies, const ResidualArrays& a, bool freezeLimiter) {
   using unstructured::LoopMode;
   const unstructured::MeshLoopView m = plan.view();
-  if (scheme.gradient == UnstructuredGradient::GreenGauss) {
+  switch (scheme.gradient) {
+  case UnstructuredGradient::GreenGauss:
     unstructured::detail::interpolateToNodes<Exec>(plan, LoopMode::Node, a.w, a.qNode);
     unstructured::detail::greenGaussGradient<Exec>(plan, LoopMode::Face, strategies.gradient,
                                                    a.qNode, a.grad);
-  } else {
+    break;
+  case UnstructuredGradient::LeastSquares:
     unstructured::detail::leastSquaresGradient<Exec>(plan, LoopMode::Face, strategies.gradient, a.w,
                                                      a.grad);
+    break;
+  case UnstructuredGradient::NodeLeastSquares:
+    unstructured::detail::nodeLeastSquaresGradient<Exec>(plan, LoopMode::Face, strategies.gradient,
+                                                         a.w, a.grad);
+    break;
+  case UnstructuredGradient::Auto:
+    throw std::logic_error("unstructured residual: the gradient is still auto (resolvedFor)");
   }
   if (freezeLimiter) {
     Exec::forEach(m.numCells, ApplyLimiter{a.phi, a.grad});
@@ -69,8 +80,9 @@ void limitedGradients(const unstructured::MeshLoopPlan& plan, const Unstructured
   }
   unstructured::detail::localMinMax<Exec>(plan, LoopMode::Cell, a.w, a.minMax);
   withCellLimiter(scheme.limiter, [&]<class Limiter>() {
-    Exec::forEach(m.numCells, LimitGradients<Limiter>{m, a.w, a.minMax, scheme.venkatakrishnanK,
-                                                      a.grad, a.phi});
+    Exec::forEach(m.numCells, LimitGradients<Limiter>{
+                                  m, a.w, a.minMax,
+                                  scheme.venkatakrishnanK / scheme.referenceLength, a.grad, a.phi});
   });
 }
 

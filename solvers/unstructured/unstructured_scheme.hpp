@@ -4,8 +4,11 @@
 // reconstruct/cell_limiters.hpp; Riemann solvers: numerics/flux/, shared with the patch engine).
 //   reconstruction  first_order (cell values at the faces) or muscl (primitive variables
 //                   extrapolated from the cell centroid with the limited gradient);
-//   gradient        green_gauss (node-averaged face values) or least_squares (weighted by the
-//                   inverse squared distance), engine/unstructured/reconstruction_geometry.hpp;
+//   gradient        green_gauss (node-averaged face values), least_squares (over the face
+//                   neighbours, weighted by the inverse squared distance), node_least_squares
+//                   (the same over every cell sharing a node with the cell), or auto: node
+//                   neighbours on a mesh with tetrahedra or pyramids, face neighbours on one of
+//                   prisms and hexahedra only (engine/unstructured/reconstruction_geometry.hpp);
 //   limiter         venkatakrishnan (with venkatakrishnanK), barth_jespersen or none;
 //   riemann_solver  roe (Harten's entropy fix), hllc, hlle or rusanov.
 // The defaults, MUSCL with least-squares gradients, Venkatakrishnan's limiter (K = 5) and Roe's
@@ -13,11 +16,20 @@
 // boundary node whose cells lie on one side the node value is their average (engine/unstructured/
 // reconstruction_geometry.hpp), so Green-Gauss gradients are first-order accurate in the cells at
 // the boundary, and the bump channel's entropy error falls with order 1.5 (least squares: 2.0 to
-// 2.3, tests/regression/test_unstructured_order.cpp).
+// 2.3, tests/regression/test_unstructured_order.cpp). Over the node neighbours where there are
+// tetrahedra: over the face neighbours, the scheme is unstable on them where the limiter is off.
+// Face neighbours elsewhere: stable there, and a third to a ninth of the pairs.
+//
+// Venkatakrishnan's threshold eps^2 = (K h / L)^3, h the cell's size and L referenceLength (a
+// case's reference length, the chord of a wing): the same iterates for a mesh in millimetres and
+// in metres, and for L = 1 the textbook (K h)^3 (Venkatakrishnan 1995) of a unit-chord mesh.
+#include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
+#include "engine/unstructured/mesh.hpp"
 #include "numerics/flux/hllc.hpp"
 #include "numerics/flux/hlle.hpp"
 #include "numerics/flux/roe.hpp"
@@ -27,22 +39,24 @@
 namespace tessera {
 
 enum class UnstructuredReconstruction { FirstOrder, Muscl };
-enum class UnstructuredGradient { GreenGauss, LeastSquares };
+enum class UnstructuredGradient { GreenGauss, LeastSquares, NodeLeastSquares, Auto };
 enum class UnstructuredLimiter { Venkatakrishnan, BarthJespersen, None };
 enum class UnstructuredFlux { Roe, Hllc, Hlle, Rusanov };
 
 // Names as the case file spells them, in enum order.
 inline constexpr std::string_view kUnstructuredReconstructionNames[] = {"first_order", "muscl"};
-inline constexpr std::string_view kUnstructuredGradientNames[] = {"green_gauss", "least_squares"};
+inline constexpr std::string_view kUnstructuredGradientNames[] = {"green_gauss", "least_squares",
+                                                                  "node_least_squares", "auto"};
 inline constexpr std::string_view kUnstructuredLimiterNames[] = {"venkatakrishnan",
                                                                  "barth_jespersen", "none"};
 inline constexpr std::string_view kUnstructuredFluxNames[] = {"roe", "hllc", "hlle", "rusanov"};
 
 struct UnstructuredScheme {
   UnstructuredReconstruction reconstruction = UnstructuredReconstruction::Muscl;
-  UnstructuredGradient gradient = UnstructuredGradient::LeastSquares;
+  UnstructuredGradient gradient = UnstructuredGradient::Auto;
   UnstructuredLimiter limiter = UnstructuredLimiter::Venkatakrishnan;
   double venkatakrishnanK = 5.0;
+  double referenceLength = 1.0; // L of Venkatakrishnan's threshold, in the mesh's unit
   UnstructuredFlux flux = UnstructuredFlux::Roe;
 
   bool secondOrder() const { return reconstruction == UnstructuredReconstruction::Muscl; }
@@ -56,6 +70,38 @@ struct UnstructuredScheme {
   }
 };
 
+// The scheme with an auto gradient made the one for this mesh (the others unchanged). A
+// distributed solver resolves it on the global mesh, so that every rank computes the same.
+inline UnstructuredScheme resolvedFor(UnstructuredScheme scheme, const unstructured::Mesh& mesh) {
+  if (scheme.gradient != UnstructuredGradient::Auto)
+    return scheme;
+  const bool simplicial =
+      std::any_of(mesh.cellShapes.begin(), mesh.cellShapes.end(), [](unstructured::CellShape s) {
+        return s == unstructured::CellShape::Tetrahedron || s == unstructured::CellShape::Pyramid;
+      });
+  scheme.gradient =
+      simplicial ? UnstructuredGradient::NodeLeastSquares : UnstructuredGradient::LeastSquares;
+  return scheme;
+}
+
+// The stencil a resolved scheme's gradient reads beyond the face neighbours' cells: node
+// neighbours for node_least_squares and for Green-Gauss (node values from the cells around each
+// node).
+inline bool readsNodeNeighbours(const UnstructuredScheme& s) {
+  if (!s.secondOrder())
+    return false;
+  if (s.gradient == UnstructuredGradient::Auto)
+    throw std::logic_error("an auto gradient must be resolved for the mesh first (resolvedFor)");
+  return s.gradient != UnstructuredGradient::LeastSquares;
+}
+
+// 5, 0.25, 1000, 1e-07: a number as a person writes it.
+inline std::string shortNumber(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", x);
+  return text;
+}
+
 // "muscl (green_gauss, venkatakrishnan K = 5) + roe", "first_order + rusanov".
 inline std::string describe(const UnstructuredScheme& s) {
   std::string d(kUnstructuredReconstructionNames[int(s.reconstruction)]);
@@ -65,11 +111,9 @@ inline std::string describe(const UnstructuredScheme& s) {
     d += ", ";
     d += kUnstructuredLimiterNames[int(s.limiter)];
     if (s.limiter == UnstructuredLimiter::Venkatakrishnan) {
-      std::string k = std::to_string(s.venkatakrishnanK);
-      k.erase(k.find_last_not_of('0') + 1);
-      if (k.back() == '.')
-        k.pop_back();
-      d += " K = " + k;
+      d += " K = " + shortNumber(s.venkatakrishnanK);
+      if (s.referenceLength != 1.0)
+        d += ", L = " + shortNumber(s.referenceLength);
     }
     d += ")";
   }

@@ -38,7 +38,7 @@ protected:
   void SetUp() override {
     if (!deviceAvailable())
       GTEST_SKIP() << "no device";
-    plan.emplace(mesh, MemorySpace::Device);
+    plan.emplace(mesh, MemorySpace::Device, GradientStencil::NodeNeighbours);
   }
 
   // Runs `loop(plan, input, output)` on the device, output poisoned first; returns it on the host.
@@ -84,6 +84,17 @@ TEST_P(MeshLoopDevice, LeastSquaresMatchesTheHostReference) {
   forEachModeAndStrategy(LoopKernel::LeastSquares, [&](LoopMode mode, atomics::Strategy strategy) {
     const auto grad = onDevice(q, expected.size(), [&](const auto& p, auto in, auto out) {
       leastSquaresGradientDevice(p, mode, strategy, in, out);
+    });
+    EXPECT_LE(relativeError(grad, expected, kGradientValues), kTolerance) << label(mode, strategy);
+  });
+}
+
+TEST_P(MeshLoopDevice, NodeLeastSquaresMatchesTheHostReference) {
+  const std::vector<double> expected = nodeLeastSquaresGradientReference(mesh, q);
+  forEachModeAndStrategy(LoopKernel::NodeLeastSquares, [&](LoopMode mode,
+                                                           atomics::Strategy strategy) {
+    const auto grad = onDevice(q, expected.size(), [&](const auto& p, auto in, auto out) {
+      nodeLeastSquaresGradientDevice(p, mode, strategy, in, out);
     });
     EXPECT_LE(relativeError(grad, expected, kGradientValues), kTolerance) << label(mode, strategy);
   });

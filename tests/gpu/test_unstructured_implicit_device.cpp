@@ -9,6 +9,7 @@
 // yet (no device at hand when written); skipped where no device is visible.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <gtest/gtest.h>
 #include <string>
@@ -88,6 +89,61 @@ TEST(UnstructuredImplicitDevice, Fp64StepsMatchTheHostWithEveryStrategy) {
 
 TEST(UnstructuredImplicitDevice, MixedStepsMatchTheHostWithEveryStrategy) {
   expectDeviceMatchesHost<linalg::MixedPrecision>(1e-5);
+}
+
+// The under-relaxed update (solvers/unstructured/relaxed_update.hpp) on the device against its
+// host twin, on states whose updates span every factor from 1 to 0: each cell's dq is its state
+// times a factor of either sign from 0.01 to 1000 with a random tilt per variable. Same factors
+// exactly (they are powers of two chosen by comparisons), states to 1e-12 relative.
+template <class T>
+void expectRelaxedUpdateMatchesHost() {
+  if (!deviceAvailable())
+    GTEST_SKIP() << "no device";
+  const Euler<3> pde;
+  constexpr int kCells = 4096;
+  std::vector<double> q, alphaHost(kCells), alphaDevice(kCells);
+  std::vector<T> dq;
+  std::uint64_t state = 99;
+  const auto random = [&state] { // in [0, 1)
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return double(state >> 11) * 0x1.0p-53;
+  };
+  for (int c = 0; c < kCells; ++c) {
+    const Euler<3>::State s = pde.toConserved(
+        {{0.5 + random(), random() - 0.5, random() - 0.5, random() - 0.5, 0.2 + random()}});
+    const double scale = (c % 2 == 0 ? 1.0 : -1.0) * std::pow(10.0, -2.0 + 5.0 * c / kCells);
+    for (int v = 0; v < 5; ++v) {
+      q.push_back(s[v]);
+      dq.push_back(T(scale * (0.75 + 0.5 * random()) * s[v]));
+    }
+  }
+  std::vector<double> qHost = q;
+  const RelaxedCellUpdate<T> host{pde, dq.data(), qHost.data(), alphaHost.data(), kCells};
+  for (int c = 0; c < kCells; ++c)
+    host(c);
+  DeviceArray<double> qDevice = toDevice(q), alpha(std::size_t(kCells), MemorySpace::Device);
+  const DeviceArray<T> dqDevice = toDevice(dq);
+  relaxedUpdateDevice(
+      kCells, RelaxedCellUpdate<T>{pde, dqDevice.data(), qDevice.data(), alpha.data(), kCells});
+  alpha.copyToHost(alphaDevice);
+  EXPECT_EQ(alphaDevice, alphaHost);
+  EXPECT_LE(relativeDifference(toHost(qDevice), qHost), 1e-12);
+  int cut = 0, dropped = 0;
+  for (double a : alphaHost) {
+    cut += a > 0.0 && a < 1.0;
+    dropped += a == 0.0;
+  }
+  EXPECT_GT(cut, 100);
+  EXPECT_GT(dropped, 10);
+  std::printf("%d of %d updates cut, %d dropped\n", cut, kCells, dropped);
+}
+
+TEST(UnstructuredImplicitDevice, RelaxedUpdateMatchesTheHostFp64) {
+  expectRelaxedUpdateMatchesHost<double>();
+}
+
+TEST(UnstructuredImplicitDevice, RelaxedUpdateMatchesTheHostMixed) {
+  expectRelaxedUpdateMatchesHost<float>();
 }
 
 } // namespace

@@ -12,12 +12,13 @@ namespace tessera::test {
 struct BumpChannel {
   int nx = 24, ny = 8, nz = 1;
   unstructured::BoxCells cells = unstructured::BoxCells::Hexahedra;
+  double thickness = 0.2; // along z
 };
 
 inline unstructured::Mesh bumpChannelMesh(const BumpChannel& channel) {
   unstructured::BoxMeshSpec spec;
   spec.lo = {0.0, 0.0, 0.0};
-  spec.hi = {3.0, 1.0, 0.2};
+  spec.hi = {3.0, 1.0, channel.thickness};
   spec.nx = channel.nx;
   spec.ny = channel.ny;
   spec.nz = channel.nz;

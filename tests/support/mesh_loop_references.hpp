@@ -2,7 +2,9 @@
 // Serial references of the mesh-loop kernels (solvers/mesh_loops.hpp gives the definitions),
 // straight from the Mesh and written plainly, for the loop-mode tests.
 #include <algorithm>
+#include <array>
 #include <cstddef>
+#include <set>
 #include <span>
 #include <vector>
 
@@ -80,6 +82,42 @@ inline std::vector<double> leastSquaresGradientReference(const Mesh& mesh,
       }
   }
   applyCellMatrices(g.leastSquaresMatrix, grad);
+  return grad;
+}
+
+// Cell by cell over the set of cells around its nodes: neither the pair list nor the stencil's
+// matrices of the code under test, only its pseudo-inverse.
+inline std::vector<double> nodeLeastSquaresGradientReference(const Mesh& mesh,
+                                                             std::span<const double> q) {
+  std::vector<double> grad(std::size_t(kGradientValues) * std::size_t(mesh.numCells()), 0.0);
+  for (int c = 0; c < mesh.numCells(); ++c) {
+    std::set<int> stencil;
+    for (int n : mesh.cellNodes.row(c))
+      for (int other : mesh.nodeCells.row(n))
+        if (other != c)
+          stencil.insert(other);
+    std::array<double, 9> normal{};
+    double raw[kCellVars][3] = {};
+    const Point& xc = mesh.cellCentroid[std::size_t(c)];
+    for (int other : stencil) {
+      const Point& xn = mesh.cellCentroid[std::size_t(other)];
+      const double d[3] = {xn[0] - xc[0], xn[1] - xc[1], xn[2] - xc[2]};
+      const double w = 1.0 / (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+      for (std::size_t a = 0; a < 3; ++a)
+        for (std::size_t b = 0; b < 3; ++b)
+          normal[3 * a + b] += w * d[a] * d[b];
+      for (std::size_t k = 0; k < kCellVars; ++k)
+        for (std::size_t a = 0; a < 3; ++a)
+          raw[k][a] += w * d[a] *
+                       (q[kCellVars * std::size_t(other) + k] - q[kCellVars * std::size_t(c) + k]);
+    }
+    const std::array<double, 9> inverse = symmetricPseudoInverse(normal);
+    for (std::size_t k = 0; k < kCellVars; ++k)
+      for (std::size_t a = 0; a < 3; ++a)
+        grad[kGradientValues * std::size_t(c) + 3 * k + a] = inverse[3 * a] * raw[k][0] +
+                                                             inverse[3 * a + 1] * raw[k][1] +
+                                                             inverse[3 * a + 2] * raw[k][2];
+  }
   return grad;
 }
 

@@ -9,7 +9,8 @@ namespace tessera::test {
 
 inline std::vector<UnstructuredScheme> everySecondOrderScheme() {
   std::vector<UnstructuredScheme> schemes;
-  for (auto gradient : {UnstructuredGradient::GreenGauss, UnstructuredGradient::LeastSquares})
+  for (auto gradient : {UnstructuredGradient::GreenGauss, UnstructuredGradient::LeastSquares,
+                        UnstructuredGradient::NodeLeastSquares})
     for (auto limiter : {UnstructuredLimiter::Venkatakrishnan, UnstructuredLimiter::BarthJespersen,
                          UnstructuredLimiter::None})
       for (auto flux : {UnstructuredFlux::Roe, UnstructuredFlux::Hllc, UnstructuredFlux::Hlle,

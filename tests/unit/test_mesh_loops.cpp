@@ -57,20 +57,26 @@ bool isInteriorCell(const Mesh& mesh, int c) {
                      [&](int f) { return mesh.neighbour[std::size_t(f)] >= 0; });
 }
 
-// Either gradient kernel into grad: Green-Gauss from node values, least squares from cell values.
+// A gradient kernel into grad: Green-Gauss from node values, least squares (over the face or the
+// node neighbours) from cell values.
 void gradientHost(const MeshLoopPlan& plan, LoopKernel kernel, LoopMode mode, atomics::Strategy s,
                   const std::vector<double>& qNode, const std::vector<double>& qCell,
                   std::vector<double>& grad) {
   if (kernel == LoopKernel::Gradient)
     greenGaussGradientHost(plan, mode, s, qNode.data(), grad.data());
-  else
+  else if (kernel == LoopKernel::LeastSquares)
     leastSquaresGradientHost(plan, mode, s, qCell.data(), grad.data());
+  else
+    nodeLeastSquaresGradientHost(plan, mode, s, qCell.data(), grad.data());
 }
+
+constexpr auto kGradientKernels = {LoopKernel::Gradient, LoopKernel::LeastSquares,
+                                   LoopKernel::NodeLeastSquares};
 
 class MeshLoopModes : public ::testing::TestWithParam<MeshOrdering> {
 protected:
   const Mesh mesh = mixedMesh(GetParam());
-  const MeshLoopPlan plan{mesh, MemorySpace::Host};
+  const MeshLoopPlan plan{mesh, MemorySpace::Host, GradientStencil::NodeNeighbours};
   const std::vector<double> q = sample(mesh.cellCentroid, smoothField);
 };
 
@@ -98,6 +104,15 @@ TEST_P(MeshLoopModes, LeastSquaresMatchesTheReference) {
   forEachModeAndStrategy(LoopKernel::LeastSquares, [&](LoopMode mode, atomics::Strategy s) {
     std::vector<double> grad(expected.size(), kPoison);
     leastSquaresGradientHost(plan, mode, s, q.data(), grad.data());
+    EXPECT_LE(relativeError(grad, expected, kGradientValues), kTolerance) << label(mode, s);
+  });
+}
+
+TEST_P(MeshLoopModes, NodeLeastSquaresMatchesTheReference) {
+  const std::vector<double> expected = nodeLeastSquaresGradientReference(mesh, q);
+  forEachModeAndStrategy(LoopKernel::NodeLeastSquares, [&](LoopMode mode, atomics::Strategy s) {
+    std::vector<double> grad(expected.size(), kPoison);
+    nodeLeastSquaresGradientHost(plan, mode, s, q.data(), grad.data());
     EXPECT_LE(relativeError(grad, expected, kGradientValues), kTolerance) << label(mode, s);
   });
 }
@@ -145,12 +160,12 @@ TEST_P(MeshLoopModes, ConstantFluxTensorLeavesNoResidualInInteriorCells) {
 }
 
 // A constant field has zero gradient in every cell of any mesh: the area vectors of a closed cell
-// sum to zero (Green-Gauss), and no face sees a difference (least squares).
+// sum to zero (Green-Gauss), and no face or pair sees a difference (least squares).
 TEST_P(MeshLoopModes, GradientsOfAConstantVanish) {
   const auto constantField = [](const Point&, int k) { return 2.0 - k; };
   const std::vector<double> qNode = sample(mesh.nodes, constantField);
   const std::vector<double> qCell = sample(mesh.cellCentroid, constantField);
-  for (LoopKernel kernel : {LoopKernel::Gradient, LoopKernel::LeastSquares})
+  for (LoopKernel kernel : kGradientKernels)
     forEachModeAndStrategy(kernel, [&](LoopMode mode, atomics::Strategy s) {
       std::vector<double> grad(std::size_t(kGradientValues) * std::size_t(mesh.numCells()),
                                kPoison);
@@ -180,14 +195,29 @@ double linearField(const Point& x, int k) {
   return 0.5 * k - 1.0 + kSlope[k][0] * x[0] + kSlope[k][1] * x[1] + kSlope[k][2] * x[2];
 }
 
-// The box meshes of every shape, shuffled, and a hexahedral box whose inner nodes are moved at
-// random by up to a fifth of the spacing, so that its quadrilateral faces are warped (not planar).
+// The box meshes of every shape, shuffled, tetrahedra and pyramids also on jittered nodes, and a
+// hexahedral box whose inner nodes are moved at random by up to a fifth of the spacing, so that
+// its quadrilateral faces are warped (not planar).
 std::vector<std::pair<std::string, Mesh>> shapeMeshes() {
   std::vector<std::pair<std::string, Mesh>> meshes;
   for (auto [name, cells] :
        {std::pair{"hexahedra", BoxCells::Hexahedra}, std::pair{"prisms", BoxCells::Prisms},
-        std::pair{"tetrahedra", BoxCells::Tetrahedra}})
+        std::pair{"tetrahedra", BoxCells::Tetrahedra}, std::pair{"pyramids", BoxCells::Pyramids}})
     meshes.emplace_back(name, hexMesh(cells));
+  for (auto [name, cells] : {std::pair{"jittered tetrahedra", BoxCells::Tetrahedra},
+                             std::pair{"jittered pyramids", BoxCells::Pyramids}}) {
+    BoxMeshSpec spec;
+    spec.lo = kHexLo;
+    spec.hi = kHexHi;
+    spec.nx = 6;
+    spec.ny = 4;
+    spec.nz = 5;
+    spec.cells = cells;
+    spec.shuffle = true;
+    spec.seed = 17;
+    spec.jitter = 0.15;
+    meshes.emplace_back(name, buildMesh(boxMesh(spec)));
+  }
   meshes.emplace_back("mixed (pyramids)", test::mixedBoxMesh({}));
   BoxMeshSpec spec;
   spec.lo = kHexLo;
@@ -224,20 +254,21 @@ std::vector<bool> boundaryNodes(const Mesh& mesh) {
   return onBoundary;
 }
 
-// Both gradients are exact for linear fields by construction wherever their data determine a
+// The gradients are exact for linear fields by construction wherever their data determine a
 // linear field: Green-Gauss in cells whose nodes are all inner nodes (a boundary node's fit sees
-// cells on one side only, in a corner a single cell), least squares in cells without a boundary
-// face. Checked against the field's own slopes.
+// cells on one side only, in a corner a single cell), face-neighbour least squares in cells
+// without a boundary face, node-neighbour least squares in every cell (its neighbours' centroids
+// span space even in a corner). Checked against the field's own slopes.
 TEST(MeshLoopAnalytic, GradientsOfALinearFieldAreExactOnEveryShape) {
   for (const auto& shaped : shapeMeshes()) {
     const std::string& name = shaped.first; // not a structured binding: lambdas capture these
     const Mesh& mesh = shaped.second;
-    const MeshLoopPlan plan(mesh, MemorySpace::Host);
+    const MeshLoopPlan plan(mesh, MemorySpace::Host, GradientStencil::NodeNeighbours);
     const std::vector<double> q = sample(mesh.cellCentroid, linearField);
     std::vector<double> qNode(std::size_t(kCellVars) * std::size_t(mesh.numNodes()), kPoison);
     interpolateToNodesHost(plan, LoopMode::Node, q.data(), qNode.data());
     const std::vector<bool> onBoundary = boundaryNodes(mesh);
-    for (LoopKernel kernel : {LoopKernel::Gradient, LoopKernel::LeastSquares})
+    for (LoopKernel kernel : kGradientKernels)
       forEachModeAndStrategy(kernel, [&](LoopMode mode, atomics::Strategy s) {
         std::vector<double> grad(std::size_t(kGradientValues) * std::size_t(mesh.numCells()),
                                  kPoison);
@@ -250,7 +281,8 @@ TEST(MeshLoopAnalytic, GradientsOfALinearFieldAreExactOnEveryShape) {
               kernel == LoopKernel::Gradient
                   ? std::none_of(nodes.begin(), nodes.end(),
                                  [&](int n) { return bool(onBoundary[std::size_t(n)]); })
-                  : isInteriorCell(mesh, c);
+              : kernel == LoopKernel::LeastSquares ? isInteriorCell(mesh, c)
+                                                   : true;
           if (!inner)
             continue;
           ++checked;

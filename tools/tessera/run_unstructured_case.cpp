@@ -399,13 +399,22 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
   const std::optional<io::CheckpointInfo>& resumed = kept.resumed;
   if (resumed) {
     const std::filesystem::path file = *request.restart / "checkpoint.toml";
-    const std::optional<double> first =
-        io::fromExactText(resumed->solverValue(file, "first_residual"));
-    if (!first)
-      throw io::CheckpointError(file.string() + ": damaged: solver.first_residual is no number");
+    const auto number = [&](const std::string& name) {
+      const std::optional<double> x = io::fromExactText(resumed->solverValue(file, name));
+      if (!x)
+        throw io::CheckpointError(file.string() + ": damaged: solver." + name + " is no number");
+      return *x;
+    };
+    ImplicitProgress progress;
+    progress.iteration = int(resumed->step);
+    progress.firstResidual = number("first_residual");
+    progress.cflScale = number("cfl_scale");
+    progress.halvedResidual = number("halved_residual");
+    progress.halvedAt = int(number("halved_at"));
+    progress.limiterFrozen = number("limiter_frozen") != 0.0;
     solver.restore(
         readCellStates(MPI_COMM_WORLD, *request.restart, cells, checkpointCells(solver.euler())),
-        int(resumed->step), *first);
+        progress);
     forced = restartStrategies(forced, *resumed, file);
   }
   UnstructuredEuler& local = solver.euler().solver();
@@ -450,7 +459,7 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
     std::printf("tessera: %s, unstructured, %d cells, %d faces, %d rank%s, %s, implicit (%s's "
                 "Jacobian, CFL up to %g, %s, %d sweeps, %d colors), residual drop %.3g\n",
                 request.caseFile.string().c_str(), mesh.numCells(), mesh.numFaces(), ranks,
-                ranks == 1 ? "" : "s", describe(scheme).c_str(),
+                ranks == 1 ? "" : "s", describe(local.scheme()).c_str(),
                 kJacobianFluxNames[int(settings.jacobian)], settings.cflMax,
                 Precision::kName.data(), settings.sweeps, solver.numColors(),
                 settings.residualDrop);
@@ -465,7 +474,12 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
   const auto writeCheckpoint = [&] {
     solver.euler().stableDt();
     std::vector<std::pair<std::string, std::string>> values = strategyValues(local);
-    values.emplace_back("first_residual", io::exactText(solver.firstResidual()));
+    const ImplicitProgress& progress = solver.progress();
+    values.emplace_back("first_residual", io::exactText(progress.firstResidual));
+    values.emplace_back("cfl_scale", io::exactText(progress.cflScale));
+    values.emplace_back("halved_residual", io::exactText(progress.halvedResidual));
+    values.emplace_back("halved_at", io::exactText(double(progress.halvedAt)));
+    values.emplace_back("limiter_frozen", io::exactText(progress.limiterFrozen ? 1.0 : 0.0));
     const RunPoint at{0.0, solver.iteration(), 0, series(), cells, std::move(values)};
     const auto folder = checkpoints.write(MPI_COMM_WORLD, at, [&](const auto& into) {
       return writeCellStates(MPI_COMM_WORLD, into, cells, checkpointCells(solver.euler()),
@@ -481,8 +495,8 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
   for (;;) {
     last = solver.measure();
     if (log)
-      log->iteration(
-          {last.iteration, last.residual, last.relativeResidual, last.cfl, stepWatch.seconds()});
+      log->iteration({last.iteration, last.residual, last.relativeResidual, last.cfl,
+                      stepWatch.seconds(), last.relaxation, last.firstOrder, last.limiterFrozen});
     // The measurement has just computed the residual of this state: its forces come at no
     // second residual.
     logForces(log, local.mesh(), solver.euler().wallForces(forceSettings.momentCentre, true),

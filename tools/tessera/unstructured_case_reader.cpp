@@ -71,8 +71,8 @@ unstructured::MeshDescription readBox(Config& cfg) {
       cfg.getDoubles("mesh.box.upper", std::vector<double>(3, 1.0), 3);
   const std::vector<int> cells =
       cfg.getInts("mesh.box.cells", std::nullopt, 3, io::Range::closed(1, 1 << 20));
-  const std::string shape =
-      cfg.getChoice("mesh.box.shape", "hexahedra", {"tetrahedra", "prisms", "hexahedra", "mixed"});
+  const std::string shape = cfg.getChoice(
+      "mesh.box.shape", "hexahedra", {"tetrahedra", "prisms", "hexahedra", "mixed", "pyramids"});
   unstructured::BoxMeshSpec spec;
   for (std::size_t a = 0; a < 3; ++a) {
     if (!(upper[a] > lower[a]))
@@ -87,9 +87,12 @@ unstructured::MeshDescription readBox(Config& cfg) {
   spec.nx = cells[0];
   spec.ny = cells[1];
   spec.nz = cells[2];
+  spec.jitter = cfg.getDouble("mesh.box.jitter", 0.0, io::Range::closed(0.0, 0.15));
+  spec.seed = 1;
   spec.cells = shape == "tetrahedra" ? unstructured::BoxCells::Tetrahedra
                : shape == "prisms"   ? unstructured::BoxCells::Prisms
                : shape == "mixed"    ? unstructured::BoxCells::Mixed
+               : shape == "pyramids" ? unstructured::BoxCells::Pyramids
                                      : unstructured::BoxCells::Hexahedra;
   if (spec.cells == unstructured::BoxCells::Mixed && spec.nz < 4)
     cfg.fail(ConfigErrorKind::Inconsistent, "mesh.box.cells",
@@ -237,9 +240,15 @@ UnstructuredScheme readUnstructuredScheme(Config& cfg) {
     s.limiter =
         readNamed<UnstructuredLimiter>(cfg, "unstructured.limiter", kUnstructuredLimiterNames,
                                        kUnstructuredLimiterNames[int(s.limiter)]);
-    if (s.limiter == UnstructuredLimiter::Venkatakrishnan)
+    if (s.limiter == UnstructuredLimiter::Venkatakrishnan) {
       s.venkatakrishnanK = cfg.getDouble("unstructured.venkatakrishnan_k", s.venkatakrishnanK,
                                          io::Range::positive());
+      // The forces' reference length unless said otherwise: the chord a wing's case gives once.
+      const double forceLength =
+          cfg.getDouble("forces.reference_length", s.referenceLength, io::Range::positive());
+      s.referenceLength =
+          cfg.getDouble("unstructured.reference_length", forceLength, io::Range::positive());
+    }
   }
   s.flux = readNamed<UnstructuredFlux>(cfg, "unstructured.riemann_solver", kUnstructuredFluxNames,
                                        kUnstructuredFluxNames[int(s.flux)]);
@@ -323,9 +332,16 @@ std::optional<ImplicitCase> readImplicit(Config& cfg, const UnstructuredScheme& 
       cfg.getDouble("implicit.residual_drop", s.residualDrop, io::Range{0.0, 1.0, true, true});
   s.maxIterations =
       cfg.getInt("implicit.max_iterations", s.maxIterations, io::Range::closed(1, 1e9));
-  if (scheme.secondOrder() && scheme.limiter != UnstructuredLimiter::None)
-    s.freezeLimiterBelow =
-        cfg.getDouble("implicit.freeze_limiter_below", 0.0, io::Range{0.0, 1.0, false, false});
+  if (scheme.secondOrder()) {
+    s.firstOrderIterations = cfg.getInt("implicit.first_order_iterations", s.firstOrderIterations,
+                                        io::Range::closed(0, 1e9));
+    if (scheme.limiter != UnstructuredLimiter::None) {
+      s.freezeLimiterBelow =
+          cfg.getDouble("implicit.freeze_limiter_below", 0.0, io::Range{0.0, 1.0, false, false});
+      s.stallIterations =
+          cfg.getInt("implicit.stall_iterations", s.stallIterations, io::Range::closed(0, 1e9));
+    }
+  }
   return c;
 }
 

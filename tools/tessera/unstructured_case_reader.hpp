@@ -50,10 +50,12 @@ ConservedAt readUnstructuredInitial(io::Config& cfg, const unstructured::Mesh& m
 // "auto" (nullopt: the tuner picks).
 std::optional<atomics::Strategy> readAtomicStrategy(io::Config& cfg, EulerScatter scatter);
 
-// unstructured.reconstruction ("muscl" or "first_order"), unstructured.gradient ("green_gauss" or
-// "least_squares"), unstructured.limiter ("venkatakrishnan", "barth_jespersen" or "none"),
-// unstructured.venkatakrishnan_k (5) and unstructured.riemann_solver ("roe", "hllc", "hlle",
-// "rusanov"); the defaults as in solvers/unstructured/unstructured_scheme.hpp. Keys of the
+// unstructured.reconstruction ("muscl" or "first_order"), unstructured.gradient ("auto",
+// "node_least_squares", "least_squares" or "green_gauss"), unstructured.limiter
+// ("venkatakrishnan", "barth_jespersen" or "none"), unstructured.venkatakrishnan_k (5),
+// unstructured.reference_length (forces.reference_length, 1: Venkatakrishnan's length unit) and
+// unstructured.riemann_solver ("roe", "hllc", "hlle", "rusanov"); the defaults as in
+// solvers/unstructured/unstructured_scheme.hpp. Keys of the
 // reconstruction (gradient, limiter, K) in a first-order case are refused, as they would do
 // nothing.
 UnstructuredScheme readUnstructuredScheme(io::Config& cfg);
