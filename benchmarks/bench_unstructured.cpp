@@ -4,20 +4,26 @@
 //   BM_Copy                 a device-to-device copy of 4 doubles per cell each way: the ceiling;
 //   BM_Residual/first_order the first-order Rusanov residual (the flux scatter);
 //   BM_Residual/<scheme>    the second-order residual (primitives, gradient, min/max, limiter,
-//                           MUSCL fluxes): least squares or Green-Gauss, Venkatakrishnan, Roe;
+//                           MUSCL fluxes): least squares over the node neighbours (the default
+//                           on tetrahedra) or the face neighbours, or Green-Gauss; Venkatakrishnan,
+//                           Roe;
 //   BM_Gradient/<method>    the gradient alone (Green-Gauss: the interpolation to the nodes and
 //                           its face scatter), BM_MinMax the min/max alone: the residual's split;
-//   BM_Implicit/<flux>      one implicit iteration at second order (residual, its norm, the
-//                           first-order Rusanov or Roe Jacobian's blocks and 15 multicolor sweeps
-//                           in mixed precision), at CFL 50, with the Jacobian's scatter strategy
-//                           that times fastest for Rusanov's (each strategy's split into
-//                           measurement and step is printed first).
+//   BM_Implicit/<flux>/<gradient>  one implicit iteration at second order (residual, its norm,
+//                           the first-order Rusanov or Roe Jacobian's blocks, 15 multicolor sweeps
+//                           in mixed precision and the relaxed update), at CFL 50, with the
+//                           Jacobian's scatter strategy that times fastest for Rusanov's (each
+//                           strategy's split into measurement and step is printed first), with
+//                           node-neighbour and face-neighbour least squares.
 // Every scatter's strategy is tuned first (printed). Counters: cells/s, and GB/s over the bytes a
 // second-order residual must move at least: the state read and the residual written (80 B/cell),
 // the primitive variables written and read (80 B/cell), the gradient written and read twice (360
 // B/cell: the limiter reads and rewrites it, the fluxes read it), the min/max written and read
 // (160 B/cell), the least-squares matrix (72 B/cell), per face owner, neighbour, area vector,
 // reconstruction offsets and least-squares vector (8 + 24 + 48 + 24 B): 752 B/cell + 104 B/face.
+// The node-neighbour gradient's bytes: the primitive variables and centroids read (64 B/cell),
+// the pairs' raw sums written, read and the gradient written (360 B/cell), the matrix (72 B/cell),
+// and each pair's two cell indices (8 B/pair), the neighbours' values counted once per cell.
 // Own flag before Google Benchmark's: --cubes=70.
 #include <benchmark/benchmark.h>
 #include <charconv>
@@ -72,11 +78,12 @@ UnstructuredBoundary farfield() {
 
 struct Case {
   ColorContiguousMesh colored;
-  std::unique_ptr<UnstructuredEuler> first, leastSquares, greenGauss;
+  std::unique_ptr<UnstructuredEuler> first, nodeLeastSquares, leastSquares, greenGauss;
   std::unique_ptr<unstructured::MeshLoopPlan> plan;
   DeviceArray<double> w, qNode, grad, minMax, copySource, copyTarget;
-  std::unique_ptr<UnstructuredImplicit<linalg::MixedPrecision>> implicit;
-  double cells = 0, faces = 0;
+  // Implicit iterations with node-neighbour and face-neighbour least squares.
+  std::unique_ptr<UnstructuredImplicit<linalg::MixedPrecision>> implicit[2];
+  double cells = 0, faces = 0, pairs = 0;
 
   Case() {
     unstructured::BoxMeshSpec spec;
@@ -87,12 +94,18 @@ struct Case {
         unstructured::renumbered(mesh, unstructured::reverseCuthillMcKee(mesh)));
     cells = colored.mesh.numCells();
     faces = colored.mesh.numFaces();
-    UnstructuredScheme ls, gg;
+    UnstructuredScheme nls, ls, gg;
+    nls.gradient = UnstructuredGradient::NodeLeastSquares;
+    ls.gradient = UnstructuredGradient::LeastSquares;
     gg.gradient = UnstructuredGradient::GreenGauss;
     first = make(UnstructuredScheme::firstOrderRusanov());
+    nodeLeastSquares = make(nls);
     leastSquares = make(ls);
     greenGauss = make(gg);
-    plan = std::make_unique<unstructured::MeshLoopPlan>(colored.mesh, space());
+    plan = std::make_unique<unstructured::MeshLoopPlan>(
+        colored.mesh, space(), unstructured::GradientStencil::NodeNeighbours);
+    pairs = plan->pairScatter().numFaces();
+    std::printf("node-neighbour stencil: %.0f pairs, %.1f per cell\n", pairs, 2.0 * pairs / cells);
     const std::size_t n = std::size_t(cells);
     w = DeviceArray<double>(5 * n, space());
     w.copyFrom(DeviceArray<double>(toSpace(leastSquares->hostState(), space())));
@@ -103,28 +116,31 @@ struct Case {
     copyTarget = DeviceArray<double>(4 * n, space());
     ImplicitSettings settings;
     settings.cfl = settings.cflMax = 50.0;
-    settings.jacobianStrategy = leastSquares->strategy(EulerScatter::Residual);
-    implicit = std::make_unique<UnstructuredImplicit<linalg::MixedPrecision>>(
-        *leastSquares, colored.pattern, settings);
-    tuneJacobian();
+    for (int i = 0; i < 2; ++i) {
+      UnstructuredEuler& solver = i == 0 ? *nodeLeastSquares : *leastSquares;
+      settings.jacobianStrategy = solver.strategy(EulerScatter::Residual);
+      implicit[i] = std::make_unique<UnstructuredImplicit<linalg::MixedPrecision>>(
+          solver, colored.pattern, settings);
+      tuneJacobian(*implicit[i]);
+    }
   }
 
   // The Jacobian's K = 25 scatter by every strategy: the median of 5 implicit iterations each,
   // split into the measurement (residual and its norm) and the step (local steps, Jacobian,
   // sweeps, update); keeps the fastest.
-  void tuneJacobian() {
+  void tuneJacobian(UnstructuredImplicit<linalg::MixedPrecision>& implicit) {
     double best = INFINITY;
     atomics::Strategy chosen = atomics::Strategy::GlobalAtomic;
     for (atomics::Strategy s : atomics::kAllStrategies) {
-      implicit->setJacobianStrategy(s);
+      implicit.setJacobianStrategy(s);
       std::vector<double> measure, step;
       for (int i = 0; i < 6; ++i) {
         synchronizeDevice();
         Stopwatch watch;
-        const PseudoTimeStep m = implicit->measure();
+        const PseudoTimeStep m = implicit.measure();
         synchronizeDevice();
         const double measured = watch.seconds();
-        implicit->step(m.cfl);
+        implicit.step(m.cfl);
         synchronizeDevice();
         if (i > 0) { // the first warms up
           measure.push_back(measured);
@@ -140,7 +156,7 @@ struct Case {
         chosen = s;
       }
     }
-    implicit->setJacobianStrategy(chosen);
+    implicit.setJacobianStrategy(chosen);
     std::printf("implicit iteration: the Jacobian scatter takes %s\n",
                 std::string(atomics::strategyName(chosen)).c_str());
   }
@@ -187,24 +203,37 @@ void BM_Copy(benchmark::State& state) {
 
 void BM_Residual(benchmark::State& state, int which) {
   Case& c = theCase();
-  UnstructuredEuler& solver = which == 0 ? *c.first : which == 1 ? *c.leastSquares : *c.greenGauss;
+  UnstructuredEuler& solver = which == 0   ? *c.first
+                              : which == 1 ? *c.nodeLeastSquares
+                              : which == 2 ? *c.leastSquares
+                                           : *c.greenGauss;
   const double bytes = which == 0 ? 80.0 * c.cells + 80.0 * c.faces : c.residualBytes();
   timed(state, "residual/" + describe(solver.scheme()), bytes, [&] { solver.currentResidual(); });
 }
 
-void BM_Gradient(benchmark::State& state, bool leastSquares) {
+// Argument: the gradient (UnstructuredGradient: 0 Green-Gauss, 1 face-neighbour and 2
+// node-neighbour least squares).
+void BM_Gradient(benchmark::State& state, UnstructuredGradient gradient) {
   Case& c = theCase();
   const unstructured::MeshLoopPlan& plan = *c.plan;
-  const atomics::Strategy s =
-      (leastSquares ? c.leastSquares : c.greenGauss)->strategy(EulerScatter::Gradient);
-  const double bytes = leastSquares
+  const bool leastSquares = gradient == UnstructuredGradient::LeastSquares;
+  const bool nodeLeastSquares = gradient == UnstructuredGradient::NodeLeastSquares;
+  const atomics::Strategy s = (nodeLeastSquares ? c.nodeLeastSquares
+                               : leastSquares   ? c.leastSquares
+                                                : c.greenGauss)
+                                  ->strategy(EulerScatter::Gradient);
+  const double bytes = nodeLeastSquares ? 496.0 * c.cells + 8.0 * c.pairs
+                       : leastSquares
                            ? 232.0 * c.cells + 32.0 * c.faces
                            : 40.0 * plan.view().numNodes + 192.0 * c.cells + 44.0 * c.faces;
-  timed(state, leastSquares ? "gradient/least_squares" : "gradient/green_gauss", bytes, [&] {
+  timed(state, "gradient/" + std::string(kUnstructuredGradientNames[int(gradient)]), bytes, [&] {
     using unstructured::LoopMode;
 #if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
     if (space() == MemorySpace::Device) {
-      if (leastSquares) {
+      if (nodeLeastSquares) {
+        unstructured::nodeLeastSquaresGradientDevice(plan, LoopMode::Face, s, c.w.data(),
+                                                     c.grad.data());
+      } else if (leastSquares) {
         unstructured::leastSquaresGradientDevice(plan, LoopMode::Face, s, c.w.data(),
                                                  c.grad.data());
       } else {
@@ -215,7 +244,10 @@ void BM_Gradient(benchmark::State& state, bool leastSquares) {
       return;
     }
 #endif
-    if (leastSquares) {
+    if (nodeLeastSquares) {
+      unstructured::nodeLeastSquaresGradientHost(plan, LoopMode::Face, s, c.w.data(),
+                                                 c.grad.data());
+    } else if (leastSquares) {
       unstructured::leastSquaresGradientHost(plan, LoopMode::Face, s, c.w.data(), c.grad.data());
     } else {
       unstructured::interpolateToNodesHost(plan, LoopMode::Node, c.w.data(), c.qNode.data());
@@ -237,14 +269,17 @@ void BM_MinMax(benchmark::State& state) {
   });
 }
 
-// Argument: the Jacobian's flux (JacobianFlux: 0 Rusanov, 1 Roe).
+// Arguments: the Jacobian's flux (JacobianFlux: 0 Rusanov, 1 Roe), and the gradient (0
+// node-neighbour, 1 face-neighbour least squares).
 void BM_Implicit(benchmark::State& state) {
   Case& c = theCase();
   const auto jacobian = JacobianFlux(state.range(0));
-  c.implicit->setJacobian(jacobian);
+  UnstructuredImplicit<linalg::MixedPrecision>& implicit = *c.implicit[state.range(1)];
+  implicit.setJacobian(jacobian);
   timed(state,
-        std::string("implicit iteration, ") + kJacobianFluxNames[int(jacobian)] + "'s Jacobian",
-        c.residualBytes(), [&] { c.implicit->iterate(); });
+        std::string("implicit iteration, ") + kJacobianFluxNames[int(jacobian)] + "'s Jacobian, " +
+            (state.range(1) == 0 ? "node_least_squares" : "least_squares"),
+        c.residualBytes(), [&] { implicit.iterate(); });
 }
 
 bool takeOwnFlags(int& argc, char** argv) {
@@ -277,24 +312,31 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("cells", std::to_string(6 * cubes() * cubes() * cubes()));
   const int repetitions = space() == MemorySpace::Device ? 30 : 5;
   bench::timedOncePerRepetition(benchmark::RegisterBenchmark("BM_Copy", BM_Copy), repetitions);
-  const char* names[] = {"first_order", "least_squares", "green_gauss"};
-  for (int which = 0; which < 3; ++which)
+  const char* names[] = {"first_order", "node_least_squares", "least_squares", "green_gauss"};
+  for (int which = 0; which < 4; ++which)
     bench::timedOncePerRepetition(
         benchmark::RegisterBenchmark((std::string("BM_Residual/") + names[which]).c_str(),
                                      BM_Residual, which),
         repetitions);
-  for (bool ls : {true, false})
+  for (UnstructuredGradient g :
+       {UnstructuredGradient::NodeLeastSquares, UnstructuredGradient::LeastSquares,
+        UnstructuredGradient::GreenGauss})
     bench::timedOncePerRepetition(
-        benchmark::RegisterBenchmark(ls ? "BM_Gradient/least_squares" : "BM_Gradient/green_gauss",
-                                     BM_Gradient, ls),
+        benchmark::RegisterBenchmark(
+            ("BM_Gradient/" + std::string(kUnstructuredGradientNames[int(g)])).c_str(), BM_Gradient,
+            g),
         repetitions);
   bench::timedOncePerRepetition(benchmark::RegisterBenchmark("BM_MinMax", BM_MinMax), repetitions);
   for (JacobianFlux jacobian : {JacobianFlux::Rusanov, JacobianFlux::Roe})
-    bench::timedOncePerRepetition(
-        benchmark::RegisterBenchmark(
-            (std::string("BM_Implicit/") + kJacobianFluxNames[int(jacobian)]).c_str(), BM_Implicit)
-            ->Arg(int(jacobian)),
-        repetitions);
+    for (int gradient : {0, 1})
+      bench::timedOncePerRepetition(
+          benchmark::RegisterBenchmark((std::string("BM_Implicit/") +
+                                        kJacobianFluxNames[int(jacobian)] +
+                                        (gradient == 0 ? "/node_least_squares" : "/least_squares"))
+                                           .c_str(),
+                                       BM_Implicit)
+              ->Args({int(jacobian), gradient}),
+          repetitions);
   benchmark::RunSpecifiedBenchmarks();
   // The table for benchmarks/RESULTS.md: medians, and each effective bandwidth against the copy's.
   const double copy = bench::bytesOf()["copy"] / bench::median(bench::samples()["copy"]);

@@ -74,6 +74,8 @@ Scheme scheme(int which) {
   s.gradient = UnstructuredGradient::GreenGauss;
   if (which == 1)
     return {"GreenGaussRoe", s, kSspRk2};
+  if (which == 3) // the default: least squares over the node neighbours on these tetrahedra
+    return {"DefaultNodeLeastSquares", UnstructuredScheme{}, kSspRk2};
   s.gradient = UnstructuredGradient::LeastSquares;
   s.limiter = UnstructuredLimiter::BarthJespersen;
   s.flux = UnstructuredFlux::Hllc;
@@ -159,7 +161,7 @@ std::string caseName(const ::testing::TestParamInfo<std::tuple<MemorySpace, int>
 INSTANTIATE_TEST_SUITE_P(Spaces, DistributedUnstructuredEuler,
                          ::testing::Combine(::testing::Values(MemorySpace::Host,
                                                               MemorySpace::Device),
-                                            ::testing::Values(0, 1, 2)),
+                                            ::testing::Values(0, 1, 2, 3)),
                          caseName);
 
 } // namespace
