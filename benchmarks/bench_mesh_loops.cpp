@@ -98,6 +98,8 @@ void run(const MeshLoopPlan& plan, LoopKernel kernel, LoopMode mode, const doubl
       return greenGaussGradientDevice(plan, mode, s, in, out);
     case LoopKernel::LeastSquares:
       return leastSquaresGradientDevice(plan, mode, s, in, out);
+    case LoopKernel::NodeLeastSquares:
+      return nodeLeastSquaresGradientDevice(plan, mode, s, in, out);
     case LoopKernel::FluxSum:
       return sumFluxesDevice(plan, mode, s, in, out);
     case LoopKernel::MinMax:
@@ -112,6 +114,8 @@ void run(const MeshLoopPlan& plan, LoopKernel kernel, LoopMode mode, const doubl
     return greenGaussGradientHost(plan, mode, s, in, out);
   case LoopKernel::LeastSquares:
     return leastSquaresGradientHost(plan, mode, s, in, out);
+  case LoopKernel::NodeLeastSquares:
+    return nodeLeastSquaresGradientHost(plan, mode, s, in, out);
   case LoopKernel::FluxSum:
     return sumFluxesHost(plan, mode, s, in, out);
   case LoopKernel::MinMax:
@@ -122,7 +126,7 @@ void run(const MeshLoopPlan& plan, LoopKernel kernel, LoopMode mode, const doubl
 struct LoopCase {
   int cubes;
   Ordering ordering;
-  int cells = 0, faces = 0, nodes = 0, cellNodePairs = 0;
+  int cells = 0, faces = 0, nodes = 0, cellNodePairs = 0, stencilPairs = 0;
   std::optional<MeshLoopPlan> plan;
   DeviceArray<double> q, flux, out;
 
@@ -133,7 +137,8 @@ struct LoopCase {
     nodes = mesh.numNodes();
     cellNodePairs = int(mesh.cellNodes.indices.size());
     const MemorySpace space = loopSpace();
-    plan.emplace(mesh, space);
+    plan.emplace(mesh, space, GradientStencil::NodeNeighbours);
+    stencilPairs = plan->pairScatter().numFaces();
     q = DeviceArray<double>(std::size_t(kCellVars) * std::size_t(cells), space);
     q.copyFromHost(smoothValues(cells));
     flux = DeviceArray<double>(std::size_t(kCellVars) * std::size_t(faces), space);
@@ -163,6 +168,8 @@ struct LoopCase {
       return 40.0 * nodes + 192.0 * c + 44.0 * f;
     case LoopKernel::LeastSquares:
       return 232.0 * c + 32.0 * f;
+    case LoopKernel::NodeLeastSquares:
+      return 496.0 * c + 8.0 * stencilPairs;
     case LoopKernel::FluxSum:
       return 48.0 * f + 40.0 * c;
     default:

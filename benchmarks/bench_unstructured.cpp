@@ -128,19 +128,19 @@ struct Case {
   // The Jacobian's K = 25 scatter by every strategy: the median of 5 implicit iterations each,
   // split into the measurement (residual and its norm) and the step (local steps, Jacobian,
   // sweeps, update); keeps the fastest.
-  void tuneJacobian(UnstructuredImplicit<linalg::MixedPrecision>& implicit) {
+  void tuneJacobian(UnstructuredImplicit<linalg::MixedPrecision>& iteration) {
     double best = INFINITY;
     atomics::Strategy chosen = atomics::Strategy::GlobalAtomic;
     for (atomics::Strategy s : atomics::kAllStrategies) {
-      implicit.setJacobianStrategy(s);
+      iteration.setJacobianStrategy(s);
       std::vector<double> measure, step;
       for (int i = 0; i < 6; ++i) {
         synchronizeDevice();
         Stopwatch watch;
-        const PseudoTimeStep m = implicit.measure();
+        const PseudoTimeStep m = iteration.measure();
         synchronizeDevice();
         const double measured = watch.seconds();
-        implicit.step(m.cfl);
+        iteration.step(m.cfl);
         synchronizeDevice();
         if (i > 0) { // the first warms up
           measure.push_back(measured);
@@ -156,7 +156,7 @@ struct Case {
         chosen = s;
       }
     }
-    implicit.setJacobianStrategy(chosen);
+    iteration.setJacobianStrategy(chosen);
     std::printf("implicit iteration: the Jacobian scatter takes %s\n",
                 std::string(atomics::strategyName(chosen)).c_str());
   }
