@@ -237,11 +237,14 @@ surfaceSteps(const std::vector<std::pair<double, std::string>>& cellSteps,
 #endif
 
 // Tunes (or sets) the face scatters of the rank's solver (the gradient's at second order only),
-// printing and returning the choices.
+// printing and returning the choices. The gradient's first: the residual's tuning times whole
+// residuals, whose gradient on tetrahedra (68 node neighbours a cell) costs more than their
+// fluxes unless its own strategy has been picked.
 std::vector<std::pair<EulerScatter, atomics::TunerChoice>>
 chooseStrategies(UnstructuredEuler& solver, const Strategies& forced, bool print) {
   std::vector<std::pair<EulerScatter, atomics::TunerChoice>> chosen;
-  for (EulerScatter scatter : kEulerScatters) {
+  for (EulerScatter scatter :
+       {EulerScatter::Gradient, EulerScatter::Residual, EulerScatter::WaveSpeed}) {
     if (scatter == EulerScatter::Gradient && !solver.scheme().secondOrder())
       continue;
     const std::optional<atomics::Strategy>& strategy = forced[std::size_t(scatter)];
