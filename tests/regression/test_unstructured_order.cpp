@@ -37,13 +37,12 @@ struct SteadyErrors {
 // The channel of nx x nx/3 hexahedra, or of six tetrahedra in each.
 SteadyErrors steadyErrors(int nx, const UnstructuredScheme& scheme,
                           unstructured::BoxCells cells = unstructured::BoxCells::Hexahedra) {
-  const ColorContiguousMesh colored =
-      colorContiguousMesh(test::bumpChannelMesh(
-          {.nx = nx,
-           .ny = nx / 3,
-           .cells = cells,
-           // Tetrahedra: one layer as thick as a cell is long, so that refining keeps their shape.
-           .thickness = cells == unstructured::BoxCells::Tetrahedra ? 3.0 / nx : 0.2}));
+  const ColorContiguousMesh colored = colorContiguousMesh(test::bumpChannelMesh(
+      {.nx = nx,
+       .ny = nx / 3,
+       .cells = cells,
+       // Tetrahedra: one layer as thick as a cell is long, so that refining keeps their shape.
+       .thickness = cells == unstructured::BoxCells::Tetrahedra ? 3.0 / nx : 0.2}));
   UnstructuredEuler solver(kPde, colored.mesh, test::bumpChannelBoundary(kPde), 0.9,
                            MemorySpace::Host, scheme);
   solver.initialise([](const Vec<double, 3>&) { return test::bumpFreestream(kPde); });
