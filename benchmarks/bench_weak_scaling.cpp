@@ -2,14 +2,16 @@
 // rank holds the same block of B^Dim patches of N^Dim cells, the blocks side by side along x, and
 // the box is periodic on every axis, so that each rank has the same neighbours whatever the rank
 // count (one rank wraps onto itself and exchanges nothing). A smooth density pulse travels across
-// the box. A step is the ghost exchange, the halo fill, the fused update and the dt reduction.
+// the box. A step is the ghost exchange, the halo fill, the fused update and the dt reduction; at
+// second order (the tessera program's default scheme: PLM with van Leer's limiter, HLLC, SSP-RK2,
+// a halo of two) each of its two stages exchanges and updates.
 //
 // Run it under mpiexec with 1, 2, 4 ... ranks; efficiency = (time per step on 1 rank) / (time
 // per step on P ranks). The time of a step is the slowest rank's. Fixed iteration counts keep the
 // ranks in step: every rank runs every iteration of every repetition.
 //
 // Arguments: cells per patch axis N, patches per rank per axis B, 0 for the host or 1 for the
-// device.
+// device, the order (1 or 2).
 #include <algorithm>
 #include <benchmark/benchmark.h>
 #include <cstdio>
@@ -29,6 +31,11 @@ void BM_WeakScaling(benchmark::State& state) {
   const int n = int(state.range(0));
   const int block = int(state.range(1));
   const MemorySpace space = state.range(2) == 1 ? MemorySpace::Device : MemorySpace::Host;
+  PatchScheme scheme; // first-order Rusanov, forward Euler
+  if (state.range(3) == 2) {
+    scheme.spatial = {ReconstructionKind::Plm, LimiterKind::VanLeer, RiemannSolverKind::Hllc};
+    scheme.integrator = kSspRk2;
+  }
   if (space == MemorySpace::Device && !deviceAvailable()) {
     state.SkipWithError("no device back end or no visible GPU");
     return;
@@ -43,11 +50,11 @@ void BM_WeakScaling(benchmark::State& state) {
   AmrSettings uniform;
   uniform.maxLevel = 0;
   uniform.regridInterval = 0;
-  AmrSolver<Euler<kDim>> solver(MPI_COMM_WORLD, ic.pde, PatchLayout<kDim>{n, 1, kDim + 2},
-                                {{ranks * block, block, block}}, {{0.0, 0.0, 0.0}},
-                                {{double(ranks), 1.0, 1.0}},
-                                DomainBoundary<kDim>::all(BoundaryKind::Periodic), uniform,
-                                amr::IndicatorCriterion{}, 0.3, space);
+  AmrSolver<Euler<kDim>> solver(
+      MPI_COMM_WORLD, ic.pde, PatchLayout<kDim>{n, scheme.spatial.halo(), kDim + 2},
+      {{ranks * block, block, block}}, {{0.0, 0.0, 0.0}}, {{double(ranks), 1.0, 1.0}},
+      DomainBoundary<kDim>::all(BoundaryKind::Periodic), uniform, amr::IndicatorCriterion{}, 0.3,
+      space, scheme);
   solver.initialise([&](const auto&, const auto&) { return ic; });
   for (int s = 0; s < 5; ++s) // first-touch, plan uploads
     solver.advance(solver.stableDt());
@@ -72,12 +79,16 @@ void BM_WeakScaling(benchmark::State& state) {
 }
 
 // Per rank on the device: 16^3 or 32^3 patches of 16^3 cells (16.8M or 134M cells; 0.95 or 7.6 GB
-// a copy of the state, halos included). On the host: 8^3 patches of 8^3 cells. B is a power of
-// two, so that each rank's block is one p4est tree and the partition cuts only along x.
+// a copy of the state, halos included, at first order), first and second order. On the host: 8^3
+// patches of 8^3 cells. B is a power of two, so that each rank's block is one p4est tree and the
+// partition cuts only along x.
 BENCHMARK(BM_WeakScaling)
-    ->Args({16, 16, 1})
-    ->Args({16, 32, 1})
-    ->Args({8, 8, 0})
+    ->Args({16, 16, 1, 1})
+    ->Args({16, 32, 1, 1})
+    ->Args({16, 16, 1, 2})
+    ->Args({16, 32, 1, 2})
+    ->Args({8, 8, 0, 1})
+    ->Args({8, 8, 0, 2})
     ->Iterations(50)
     ->Repetitions(5)
     ->ReportAggregatesOnly(true)
