@@ -174,7 +174,6 @@ public:
   MeshLoopView view() const;
   const atomics::FaceScatterPlan& scatter() const { return scatter_; }
   MemorySpace space() const { return scatter_.space(); }
-  bool hasNodeStencil() const { return pairScatter_.has_value(); }
   // The node-neighbour pairs as faces; throws std::logic_error where the plan has no such stencil.
   const atomics::FaceScatterPlan& pairScatter() const {
     if (!pairScatter_)
