@@ -11,14 +11,17 @@
 // ranks in step: every rank runs every iteration of every repetition.
 //
 // Arguments: cells per patch axis N, patches per rank per axis B, 0 for the host or 1 for the
-// device, the order (1 or 2).
+// device, the order (1 or 2). On the command line, --exchange=auto|staged|peer chooses how the GPUs
+// exchange ghost values (the tessera program's run.exchange; auto unless given).
 #include <algorithm>
 #include <benchmark/benchmark.h>
 #include <cstdio>
 #include <mpi.h>
+#include <string_view>
 
 #include "drivers/amr_solver.hpp"
 #include "engine/device_selection.hpp"
+#include "engine/mpi/exchange_transport.hpp"
 #include "engine/timer.hpp"
 #include "solvers/initial_conditions.hpp"
 
@@ -76,6 +79,7 @@ void BM_WeakScaling(benchmark::State& state) {
       double(solver.globalCells()), benchmark::Counter::kIsIterationInvariantRate);
   state.counters["halo s/step"] = (after.halo - before.halo) / steps;
   state.counters["update s/step"] = (after.update - before.update) / steps;
+  state.counters["exchange s/step"] = (after.exchange - before.exchange) / steps;
 }
 
 // Per rank on the device: 16^3 or 32^3 patches of 16^3 cells (16.8M or 134M cells; 0.95 or 7.6 GB
@@ -101,11 +105,32 @@ BENCHMARK(BM_WeakScaling)
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   tessera::selectDeviceByNodeRank(MPI_COMM_WORLD);
-  int rank = 0;
+  int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   // One report, rank 0's: the times are already the slowest rank's.
   if (rank != 0 && std::freopen("/dev/null", "w", stdout) == nullptr)
     return 1;
+  namespace mpi = tessera::mpi;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i], flag = "--exchange=";
+    if (!arg.starts_with(flag))
+      continue;
+    const auto transport = mpi::parseTransport(arg.substr(flag.size()));
+    if (!transport) {
+      std::fprintf(stderr, "bench_weak_scaling: %s: auto, staged or peer\n", argv[i]);
+      return 2;
+    }
+    mpi::requestTransport(*transport);
+    std::copy(argv + i + 1, argv + argc, argv + i); // benchmark::Initialize rejects it
+    --argc;
+    --i;
+  }
+  if (tessera::deviceAvailable() && ranks > 1) {
+    const mpi::ExchangeTransport transport = mpi::resolveTransport(MPI_COMM_WORLD);
+    std::printf("exchange: %s\n", mpi::describeTransport(transport).c_str());
+    mpi::requestTransport(transport);
+  }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -49,6 +49,19 @@ using gpuMemPoolProps = cudaMemPoolProps;
 #define gpuMemAllocationTypePinned cudaMemAllocationTypePinned
 #define gpuMemLocationTypeDevice cudaMemLocationTypeDevice
 #define gpuMemPoolReuseAllowInternalDependencies cudaMemPoolReuseAllowInternalDependencies
+#define gpuMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
+#define gpuDeviceGetPCIBusId cudaDeviceGetPCIBusId
+#define gpuDeviceGetByPCIBusId cudaDeviceGetByPCIBusId
+#define gpuDeviceCanAccessPeer cudaDeviceCanAccessPeer
+using gpuIpcMemHandle_t = cudaIpcMemHandle_t;
+using gpuIpcEventHandle_t = cudaIpcEventHandle_t;
+#define gpuIpcGetMemHandle cudaIpcGetMemHandle
+#define gpuIpcOpenMemHandle cudaIpcOpenMemHandle
+#define gpuIpcCloseMemHandle cudaIpcCloseMemHandle
+#define gpuIpcMemLazyEnablePeerAccess cudaIpcMemLazyEnablePeerAccess
+#define gpuIpcGetEventHandle cudaIpcGetEventHandle
+#define gpuIpcOpenEventHandle cudaIpcOpenEventHandle
+#define gpuEventInterprocess cudaEventInterprocess
 #elif defined(TESSERA_BACKEND_HIP)
 #include <hip/hip_runtime.h>
 using gpuError_t = hipError_t;
@@ -97,6 +110,19 @@ using gpuMemPoolProps = hipMemPoolProps;
 #define gpuMemAllocationTypePinned hipMemAllocationTypePinned
 #define gpuMemLocationTypeDevice hipMemLocationTypeDevice
 #define gpuMemPoolReuseAllowInternalDependencies hipMemPoolReuseAllowInternalDependencies
+#define gpuMemcpyDeviceToDevice hipMemcpyDeviceToDevice
+#define gpuDeviceGetPCIBusId hipDeviceGetPCIBusId
+#define gpuDeviceGetByPCIBusId hipDeviceGetByPCIBusId
+#define gpuDeviceCanAccessPeer hipDeviceCanAccessPeer
+using gpuIpcMemHandle_t = hipIpcMemHandle_t;
+using gpuIpcEventHandle_t = hipIpcEventHandle_t;
+#define gpuIpcGetMemHandle hipIpcGetMemHandle
+#define gpuIpcOpenMemHandle hipIpcOpenMemHandle
+#define gpuIpcCloseMemHandle hipIpcCloseMemHandle
+#define gpuIpcMemLazyEnablePeerAccess hipIpcMemLazyEnablePeerAccess
+#define gpuIpcGetEventHandle hipIpcGetEventHandle
+#define gpuIpcOpenEventHandle hipIpcOpenEventHandle
+#define gpuEventInterprocess hipEventInterprocess
 #else
 #error "engine/gpu_runtime.hpp is for CUDA or HIP builds only"
 #endif

@@ -195,6 +195,7 @@ void writeCheckpointInfo(const fs::path& file, const CheckpointInfo& info) {
       << "time = \"" << exactText(info.time) << "\" # " << info.time << "\n"
       << "step = " << info.step << "\n"
       << "outputs_done = " << info.outputsDone << "\n"
+      << "outputs_written = " << info.series.size() << "\n"
       << "records = " << info.records << "\n\n[solver]\n";
   for (const auto& [key, value] : info.solver)
     out << quoted(key) << " = " << quoted(value) << "\n";
@@ -275,6 +276,12 @@ CheckpointInfo readCheckpointInfo(const fs::path& file) {
         throw missing("output");
       info.series.emplace_back(exact("output.time", *time), *name);
     }
+  // A series that lost entries would continue without those steps.
+  if (const auto written = table.at_path("run.outputs_written").value<long long>();
+      written && *written != (long long)info.series.size())
+    throw CheckpointError(file.string() + ": damaged: it lists " +
+                          std::to_string(info.series.size()) + " [[output]] steps, where " +
+                          "run.outputs_written says " + std::to_string(*written));
   if (const auto* files = table["file"].as_array())
     for (const auto& node : *files) {
       const auto* entry = node.as_table();

@@ -52,25 +52,71 @@ void collectLeafKeys(const toml::table& t, const std::string& prefix,
   }
 }
 
+// Arrays longer than this show their first entries and their length.
+constexpr std::size_t kQuotedEntries = 20;
+
 // A value as the user would have written it: shortest round-trip numbers ("0.7", where toml++
-// prints 0.69999999999999996) and "basic" strings (toml++ prints 'literal' ones).
+// prints 0.69999999999999996) and "basic" strings (toml++ prints 'literal' ones), long strings
+// and arrays cut (quotedForMessage).
 std::string formatValue(const toml::node& n) {
   if (const auto* s = n.as_string())
-    return "\"" + s->get() + "\"";
+    return quotedForMessage(s->get());
   if (const auto* f = n.as_floating_point()) {
     const std::string text = formatNumber(f->get());
     return text.find_first_of(".ein") == std::string::npos ? text + ".0" : text; // 2.0, not 2
   }
   if (const auto* a = n.as_array()) {
     std::string text = "[";
-    for (std::size_t i = 0; i < a->size(); ++i)
+    const std::size_t shown = std::min(a->size(), kQuotedEntries);
+    for (std::size_t i = 0; i < shown; ++i)
       text += (i ? ", " : "") + formatValue(*a->get(i));
+    if (shown < a->size())
+      text += ", ... (" + std::to_string(a->size()) + " entries)";
     return text + "]";
   }
+  if (const auto* t = n.as_table())
+    return t->empty() ? "{}" : "{...}";
   std::ostringstream os;
   n.visit([&](const auto& v) { os << v; });
   return os.str();
 }
+
+} // namespace
+
+std::string shownForMessage(std::string_view text) {
+  const bool plain =
+      text.size() <= kQuotedCharacters && std::none_of(text.begin(), text.end(), [](char c) {
+        const auto u = static_cast<unsigned char>(c);
+        return u < 0x20 || u == 0x7F || c == '"';
+      });
+  return plain ? std::string(text) : quotedForMessage(text);
+}
+
+std::string quotedForMessage(std::string_view text) {
+  std::size_t end = std::min(text.size(), kQuotedCharacters);
+  while (end < text.size() && end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80)
+    --end; // not within a UTF-8 character
+  std::string quoted = "\"";
+  for (const char c : text.substr(0, end)) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      quoted += '\\';
+      quoted += c;
+    } else if (u < 0x20 || u == 0x7F) {
+      char escape[8];
+      std::snprintf(escape, sizeof escape, "\\u%04x", u);
+      quoted += escape;
+    } else {
+      quoted += c;
+    }
+  }
+  quoted += '"';
+  if (end < text.size())
+    quoted += "... (" + std::to_string(text.size()) + " characters)";
+  return quoted;
+}
+
+namespace {
 
 // The edit distance (insertions, deletions, substitutions) between two keys.
 std::size_t editDistance(const std::string& a, const std::string& b) {
@@ -143,13 +189,22 @@ Config Config::fromFile(const std::filesystem::path& file) {
   if (std::filesystem::is_directory(file, ec))
     throw ConfigError(ConfigErrorKind::Unreadable,
                       file.string() + ": is a folder, not a case file (a .toml file)");
-  std::ifstream in(file);
+  std::ifstream in(file, std::ios::binary);
   if (!in)
     throw ConfigError(ConfigErrorKind::Unreadable,
                       file.string() + ": cannot open the case file for reading");
-  std::stringstream text;
-  text << in.rdbuf();
-  return fromString(text.str(), file.string());
+  // Read in pieces up to the bound: a device such as /dev/zero, or a file that is not a case, is
+  // refused there instead of filling memory.
+  std::string text;
+  std::vector<char> chunk(std::size_t(1) << 16);
+  while (in.read(chunk.data(), std::streamsize(chunk.size())) || in.gcount() > 0) {
+    text.append(chunk.data(), std::size_t(in.gcount()));
+    if (text.size() > kLargestCaseFile)
+      throw ConfigError(ConfigErrorKind::Unreadable, file.string() + ": larger than " +
+                                                         std::to_string(kLargestCaseFile >> 20) +
+                                                         " MiB, not a case file");
+  }
+  return fromString(text, file.string());
 }
 
 Config Config::fromString(std::string_view toml, std::string sourceName) {
@@ -166,8 +221,11 @@ Config Config::fromString(std::string_view toml, std::string sourceName) {
 void Config::applyOverride(std::string_view assignment) {
   const std::size_t eq = assignment.find('=');
   const std::string key(assignment.substr(0, eq));
-  if (eq == std::string_view::npos || key.empty() || key.find(' ') != std::string::npos)
-    throw ConfigError(ConfigErrorKind::Syntax, "--set " + std::string(assignment) +
+  const std::vector<std::string> parts = splitKey(key);
+  const bool emptyPart =
+      std::any_of(parts.begin(), parts.end(), [](const std::string& p) { return p.empty(); });
+  if (eq == std::string_view::npos || emptyPart || key.find(' ') != std::string::npos)
+    throw ConfigError(ConfigErrorKind::Syntax, "--set " + shownForMessage(assignment) +
                                                    ": expected key=value, e.g. time.cfl=0.3");
   const std::string value(assignment.substr(eq + 1));
   // A line break would let the value add keys of its own ("1\nother.key = 2").
@@ -207,6 +265,18 @@ std::string Config::where(const std::string& key) const {
   return sourceName_ + ": " + key;
 }
 
+void Config::checkSections(const std::string& key) const {
+  for (std::size_t dot = key.find('.'); dot != std::string::npos; dot = key.find('.', dot + 1)) {
+    const std::string section = key.substr(0, dot);
+    const toml::node* n = find(section);
+    if (!n)
+      return;
+    if (!n->is_table())
+      fail(ConfigErrorKind::WrongType, section,
+           "expected a table of keys (" + key + " lies in it), e.g. [" + section + "]");
+  }
+}
+
 std::string Config::valueText(const std::string& key) const {
   const toml::node* n = find(key);
   return n ? formatValue(*n) : "(not set)";
@@ -226,6 +296,8 @@ template <class T, class Convert>
 T Config::get(const std::string& key, const std::optional<T>& fallback, const std::string& expected,
               Convert&& convert) {
   const toml::node* n = find(key);
+  if (!n)
+    checkSections(key);
   if (!n && !fallback) {
     // Missing from a table that --set gave: name that --set, not the case file.
     std::string source = sourceName_;
@@ -397,6 +469,9 @@ void Config::rejectUnreadKeys() const {
                   valueText(key).c_str(), why->second.c_str());
   for (const std::string& key : keys) {
     if (read_.count(key) || ignored_.count(key))
+      continue;
+    // An empty table of a section the case reads (its keys all at their defaults).
+    if (const toml::node* n = find(key); n && n->is_table() && effective_.at_path(key).is_table())
       continue;
     std::string message = where(key) + " = " + valueText(key) + ": unknown key";
     const std::string nearest = nearestKey(key, read_);

@@ -45,8 +45,20 @@ private:
   ConfigErrorKind kind_;
 };
 
+// The largest case file read (a case is a few kilobytes; output.times with a million entries
+// about 20 MB).
+inline constexpr std::size_t kLargestCaseFile = std::size_t(64) << 20;
+
 // The shortest text that reads back as x (for messages that quote numbers).
 std::string formatNumber(double x);
+
+// A string as a message quotes it: in double quotes, control characters (a NUL among them)
+// escaped as \u0000, and at most kQuotedCharacters of it, a longer one cut with its whole length
+// said, so that neither a terminal nor a log takes the message apart.
+inline constexpr std::size_t kQuotedCharacters = 200;
+std::string quotedForMessage(std::string_view text);
+// The text as it is where it is short and plain, quoted as above otherwise (a --set as typed).
+std::string shownForMessage(std::string_view text);
 
 // No number a case gives may exceed this in magnitude (its square must not overflow).
 inline constexpr double kLargestMagnitude = 1e100;
@@ -116,6 +128,9 @@ private:
   const toml::node* find(const std::string& key) const;
   std::string where(const std::string& key) const; // "file.toml: key" or "--set key"
   std::string valueText(const std::string& key) const;
+  // Throws ConfigError (WrongType) where a table that would hold `key` is a value instead
+  // (`time = 1`, `initial.left = 3`, an array of tables [[mesh]]).
+  void checkSections(const std::string& key) const;
   template <class T>
   void record(const std::string& key, T value);
   template <class T, class Convert>

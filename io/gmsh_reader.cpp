@@ -93,6 +93,7 @@ public:
                  " section");
     if (mesh_.cellShapes.empty()) // a 2D mesh: its faces are the cells of one layer
       return layerOfPlanarMesh();
+    requireTags(mesh_.boundaryTags, faceLines_, "triangle or quadrangle", "Physical Surface");
     mesh_.tagNames = std::move(names_[2]);
     if (const auto defect = unstructured::firstDegenerateCell(mesh_))
       text_.failAt(cellLines_[std::size_t(defect->cell)], defect->reason);
@@ -100,6 +101,17 @@ public:
   }
 
 private:
+  // Gmsh's physical tags start at 1: 0 is an element in no physical group (a file saved with
+  // Mesh.SaveAll, or a 2.2 element without tags), which no boundary.<tag> can name.
+  void requireTags(const std::vector<int>& tags, const std::vector<int>& lines, const char* element,
+                   const char* group) const {
+    for (std::size_t i = 0; i < tags.size(); ++i)
+      if (tags[i] == 0)
+        text_.failAt(lines[i], std::string("a boundary ") + element +
+                                   " without a physical tag: every boundary face needs one (a " +
+                                   group + " in Gmsh), for the case's boundary.<name> to set");
+  }
+
   // A mesh without volume elements: its triangles and quadrangles are the cells of a planar mesh
   // (in a plane z = const), its lines the tagged boundary edges, named by the physical names of
   // dimension 1; one layer of it (engine/unstructured/planar_layer.hpp), a unit thick, so that
@@ -118,6 +130,7 @@ private:
                                         std::to_string(z));
       planar.nodes.push_back({mesh_.nodes[n][0], mesh_.nodes[n][1]});
     }
+    requireTags(edgeTags_, edgeLines_, "line", "Physical Curve");
     planar.cellNodes = std::move(mesh_.boundaryFaceNodes);
     planar.boundaryEdgeNodes = std::move(edgeNodes_);
     planar.boundaryTags = std::move(edgeTags_);
@@ -328,6 +341,7 @@ private:
     } else {
       edgeNodes_.appendRow(row);
       edgeTags_.push_back(boundaryTag);
+      edgeLines_.push_back(text_.lineNumber());
     }
   }
 
@@ -387,8 +401,8 @@ private:
   MeshDescription mesh_;
   // The line of each cell, face and node, for errors found once all is read.
   std::vector<int> cellLines_, faceLines_, nodeLines_;
-  unstructured::Csr edgeNodes_; // lines: the boundary of a 2D mesh
-  std::vector<int> edgeTags_;
+  unstructured::Csr edgeNodes_; // lines: the boundary of a 2D mesh, with their tags and lines
+  std::vector<int> edgeTags_, edgeLines_;
   std::array<std::map<int, std::string>, 3> names_; // physical names by dimension
   bool version41_ = false;
   bool haveEntities_ = false;

@@ -174,8 +174,9 @@ void RunLog::finish(long long steps, double time, const PhaseSeconds& phases,
   line("{\"event\":\"finish\",\"steps\":" + std::to_string(steps) + ",\"time\":" + number(time) +
        ",\"stepping_seconds\":" + number(steppingSeconds_) +
        ",\"halo_seconds\":" + number(phases.halo) + ",\"update_seconds\":" + number(phases.update) +
-       ",\"reflux_seconds\":" + number(phases.reflux) + ",\"regrid_seconds\":" +
-       number(regrid.total()) + ",\"regrid_phase_seconds\":{\"flags\":" + number(regrid.flags) +
+       ",\"reflux_seconds\":" + number(phases.reflux) + ",\"exchange_seconds\":" +
+       number(phases.exchange) + ",\"regrid_seconds\":" + number(regrid.total()) +
+       ",\"regrid_phase_seconds\":{\"flags\":" + number(regrid.flags) +
        ",\"forest\":" + number(regrid.forest) + ",\"remap\":" + number(regrid.remap) +
        ",\"partition\":" + number(regrid.partition) + ",\"plans\":" + number(regrid.plans) +
        ",\"remesh\":" + number(regrid.remesh) + ",\"overlapped\":" + number(regrid.overlapped) +
@@ -191,9 +192,12 @@ void RunLog::finish(long long steps, double time, const PhaseSeconds& phases,
   std::printf("  %-16s %.3e over %s of stepping (%lld steps in this run)\n", "cell-updates/s",
               cellUpdatesPerSecond(), duration(steppingSeconds_).c_str(), stepsSeen_);
   if (phases.halo + phases.update + phases.reflux + regrid.total() > 0)
-    std::printf("  %-16s halo fill %s, update %s, refluxing %s, regrid %s\n", "time split",
+    std::printf("  %-16s halo fill %s, update %s, refluxing %s, regrid %s%s\n", "time split",
                 duration(phases.halo).c_str(), duration(phases.update).c_str(),
-                duration(phases.reflux).c_str(), duration(regrid.total()).c_str());
+                duration(phases.reflux).c_str(), duration(regrid.total()).c_str(),
+                phases.exchange > 0
+                    ? (", waiting for other ranks " + duration(phases.exchange)).c_str()
+                    : "");
   if (regrid.total() > 0)
     std::printf("  %-16s flags %s, forest %s, remap %s, partition %s, plans %s, remesh %s; "
                 "%s of it while the device stepped\n",

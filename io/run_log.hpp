@@ -81,6 +81,7 @@ public:
   struct PhaseSeconds {
     double halo = 0.0, update = 0.0, reflux = 0.0;
     RegridTimes regrid;
+    double exchange = 0.0; // the steps' wait for other ranks' ghost values (StepTimes::exchange)
   };
 
   // The totals, with the stepping time split into its phases, in the log and as the summary

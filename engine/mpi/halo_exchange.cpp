@@ -11,6 +11,7 @@
 #include "engine/mpi/halo_pack_device.hpp"
 #if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
 #include "engine/gpu_runtime.hpp"
+#include "engine/mpi/peer_links.hpp"
 #endif
 
 namespace tessera::mpi {
@@ -47,6 +48,25 @@ DeviceArray<T> deviceBuffer(std::size_t size, MemorySpace space) {
   return space == MemorySpace::Device ? DeviceArray<T>(size, space) : DeviceArray<T>();
 }
 
+// The transport of an exchange in `space` (collective on the device).
+ExchangeTransport transportOf(MPI_Comm comm, MemorySpace space) {
+  return space == MemorySpace::Device ? resolveTransport(comm) : ExchangeTransport::Staged;
+}
+
+// The host buffers MPI reads and writes: the staged transport's (on the host, the only one).
+std::size_t stagedSize(ExchangeTransport transport, std::size_t values) {
+  return transport == ExchangeTransport::Staged ? values : 0;
+}
+
+// Each neighbour's message in a packed buffer, in bytes.
+template <class T>
+std::vector<std::size_t> byteOffsets(const unstructured::Csr& rows, int width) {
+  std::vector<std::size_t> offsets;
+  for (int offset : rows.offsets)
+    offsets.push_back(std::size_t(offset) * std::size_t(width) * sizeof(T));
+  return offsets;
+}
+
 } // namespace
 
 namespace detail {
@@ -72,6 +92,7 @@ struct HaloStaging {
 };
 #else
 struct HaloStaging {};
+class PeerLinks {};
 #endif
 } // namespace detail
 
@@ -86,17 +107,17 @@ template <class T>
 BasicHaloExchange<T>::BasicHaloExchange(MPI_Comm comm, HaloPlan plan, int valuesPerItem,
                                         MemorySpace space)
     : comm_(comm), plan_(std::move(plan)), width_(valuesPerItem), space_(checkedSpace(space)),
-      sendBuffer_(plan_.sendItems.indices.size() * std::size_t(valuesPerItem)),
-      receiveBuffer_(plan_.receiveItems.indices.size() * std::size_t(valuesPerItem)),
+      transport_(transportOf(comm, space_)),
+      sendBuffer_(
+          stagedSize(transport_, plan_.sendItems.indices.size() * std::size_t(valuesPerItem))),
+      receiveBuffer_(
+          stagedSize(transport_, plan_.receiveItems.indices.size() * std::size_t(valuesPerItem))),
       requests_(2 * plan_.neighbourRanks.size()),
       deviceSendItems_(deviceItems(plan_.sendItems.indices, space_)),
       deviceReceiveItems_(deviceItems(plan_.receiveItems.indices, space_)),
-      deviceSendBuffer_(deviceBuffer<T>(sendBuffer_.size(), space_)),
+      deviceSendBuffer_(
+          deviceBuffer<T>(plan_.sendItems.indices.size() * std::size_t(valuesPerItem), space_)),
       deviceReceiveBuffer_(deviceBuffer<T>(receiveBuffer_.size(), space_)) {
-#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
-  if (space_ == MemorySpace::Device)
-    staging_ = std::make_unique<detail::HaloStaging>();
-#endif
   if (valuesPerItem < 1)
     throw std::invalid_argument("HaloExchange: " + std::to_string(valuesPerItem) +
                                 " values per item");
@@ -104,12 +125,20 @@ BasicHaloExchange<T>::BasicHaloExchange(MPI_Comm comm, HaloPlan plan, int values
   if (plan_.sendItems.rows() != int(ranks) || plan_.receiveItems.rows() != int(ranks))
     throw std::invalid_argument("HaloExchange: the plan's send and receive rows do not match its " +
                                 std::to_string(ranks) + " neighbour ranks");
+#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
+  if (space_ == MemorySpace::Device)
+    staging_ = std::make_unique<detail::HaloStaging>();
+  if (transport_ == ExchangeTransport::Peer)
+    peer_ = std::make_unique<detail::PeerLinks>(
+        comm_, plan_.neighbourRanks, byteOffsets<T>(plan_.sendItems, width_),
+        byteOffsets<T>(plan_.receiveItems, width_), staging_->stream);
+#endif
 }
 
 template <class T>
 void BasicHaloExchange<T>::start(const T* values) {
-  postReceives();
   if (space_ == MemorySpace::Host) {
+    postReceives();
     packHaloValues(values, plan_.sendItems.indices, width_, sendBuffer_.data());
     postSends();
     return;
@@ -119,6 +148,11 @@ void BasicHaloExchange<T>::start(const T* values) {
   TESSERA_GPU_CHECK(gpuStreamWaitEvent(staging_->stream, staging_->stateWritten, 0));
   packHaloValuesDevice(values, deviceSendItems_.data(), int(deviceSendItems_.size()), width_,
                        deviceSendBuffer_.data(), staging_->stream);
+  if (peer_) {
+    peer_->send(deviceSendBuffer_.data());
+    return;
+  }
+  postReceives();
   TESSERA_GPU_CHECK(gpuMemcpyAsync(sendBuffer_.data(), deviceSendBuffer_.data(),
                                    deviceSendBuffer_.bytes(), gpuMemcpyDeviceToHost,
                                    staging_->stream));
@@ -133,16 +167,24 @@ void BasicHaloExchange<T>::finish(T* values) {
     return;
   }
 #if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
-  TESSERA_GPU_CHECK(gpuStreamSynchronize(staging_->stream)); // the messages are in host memory
-  postSends();
-  check(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
-  TESSERA_GPU_CHECK(gpuMemcpyAsync(deviceReceiveBuffer_.data(), receiveBuffer_.data(),
-                                   deviceReceiveBuffer_.bytes(), gpuMemcpyHostToDevice,
-                                   staging_->stream));
-  unpackHaloValuesDevice(deviceReceiveBuffer_.data(), deviceReceiveItems_.data(),
-                         int(deviceReceiveItems_.size()), width_, values, staging_->stream);
+  const T* received = deviceReceiveBuffer_.data();
+  if (peer_) {
+    peer_->receive();
+    received = static_cast<const T*>(peer_->receiveBuffer());
+  } else {
+    TESSERA_GPU_CHECK(gpuStreamSynchronize(staging_->stream)); // the messages are in host memory
+    postSends();
+    check(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+    TESSERA_GPU_CHECK(gpuMemcpyAsync(deviceReceiveBuffer_.data(), receiveBuffer_.data(),
+                                     deviceReceiveBuffer_.bytes(), gpuMemcpyHostToDevice,
+                                     staging_->stream));
+  }
+  unpackHaloValuesDevice(received, deviceReceiveItems_.data(), int(deviceReceiveItems_.size()),
+                         width_, values, staging_->stream);
   TESSERA_GPU_CHECK(gpuEventRecord(staging_->unpacked, staging_->stream));
   TESSERA_GPU_CHECK(gpuStreamWaitEvent(0, staging_->unpacked, 0));
+  if (peer_)
+    peer_->released();
 #else
   (void)values;
 #endif

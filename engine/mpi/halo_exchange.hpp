@@ -5,25 +5,26 @@
 // (engine/unstructured/partition.hpp) or the patches of a forest (amr/forest_exchange.hpp).
 //
 // The values live in the exchange's memory space. On the host the messages are packed from them
-// and unpacked into them directly. On the device the plan's item lists live in device memory, the
-// messages are packed and unpacked there (halo_pack_device.hpp), and only the packed messages
-// cross to and from page-locked host buffers, which MPI sends and receives: MPI need not be
-// GPU-aware (not every MPI build can take device pointers), and packing on the device moves just
-// the halo values over the host link instead of the whole state. The device's packing, copies and
-// unpacking run on a stream of their own, so that they overlap the kernels the caller launches
-// between start() and finish().
+// and unpacked into them directly. On the device the plan's item lists live in device memory and
+// the messages are packed and unpacked there (halo_pack_device.hpp); the packed messages travel
+// by the transport chosen when the exchange is built (exchange_transport.hpp): copied from GPU to
+// GPU (peer), or through page-locked host buffers that MPI sends and receives (staged: MPI need
+// not be GPU-aware). The device's packing, copies and unpacking run on a stream of their own, so
+// that they overlap the kernels the caller launches between start() and finish().
 #include <memory>
 #include <mpi.h>
 #include <vector>
 
 #include "engine/device_array.hpp"
 #include "engine/memory.hpp"
+#include "engine/mpi/exchange_transport.hpp"
 #include "engine/mpi/halo_plan.hpp"
 
 namespace tessera::mpi {
 
 namespace detail {
 struct HaloStaging; // the device path's stream and events (engine/gpu_runtime.hpp)
+class PeerLinks;    // the peer transport (peer_links.hpp)
 } // namespace detail
 
 // T is double or float (the values of a state, the updates of a mixed-precision solve).
@@ -32,6 +33,7 @@ class BasicHaloExchange {
 public:
   // valuesPerItem values per item, item-major: item i's values at [i * valuesPerItem, ...), in
   // `space`. Throws std::logic_error for MemorySpace::Device in a build without a device back end.
+  // Collective over comm on the device (it chooses the transport: resolveTransport).
   BasicHaloExchange(MPI_Comm comm, HaloPlan plan, int valuesPerItem,
                     MemorySpace space = MemorySpace::Host);
   ~BasicHaloExchange();
@@ -57,6 +59,12 @@ public:
 
   const HaloPlan& plan() const { return plan_; }
   MemorySpace space() const { return space_; }
+  // How the messages travel: Staged on the host, where MPI reads the buffers.
+  ExchangeTransport transport() const { return transport_; }
+  // The bytes this rank sends in one exchange.
+  std::size_t bytesSent() const {
+    return plan_.sendItems.indices.size() * std::size_t(width_) * sizeof(T);
+  }
 
 private:
   void postReceives();
@@ -66,12 +74,15 @@ private:
   HaloPlan plan_;
   int width_;
   MemorySpace space_;
+  ExchangeTransport transport_;
   PinnedArray<T> sendBuffer_, receiveBuffer_; // the MPI messages, in page-locked host memory
   std::vector<MPI_Request> requests_;
-  // Device space only (empty on the host): the plan's item lists and the packed messages.
+  // Device space only (empty on the host): the plan's item lists and the packed messages (the
+  // received ones in peer_'s buffer for the peer transport).
   DeviceArray<int> deviceSendItems_, deviceReceiveItems_;
   DeviceArray<T> deviceSendBuffer_, deviceReceiveBuffer_;
   std::unique_ptr<detail::HaloStaging> staging_; // device space only
+  std::unique_ptr<detail::PeerLinks> peer_;      // the peer transport only
 };
 
 using HaloExchange = BasicHaloExchange<double>;

@@ -71,11 +71,14 @@
 namespace tessera {
 
 // Seconds spent in each phase of the steps. With ghost patches the halo fill overlaps the ghost
-// messages and the update, and counts in `update`.
+// messages and the update, and counts in `update`; `exchange` is the time the step waited for the
+// messages beyond that: the exposed part of the exchanges (of the state, and of the fluxes for
+// refluxing), 0 on one rank.
 struct StepTimes {
   double halo = 0.0;
   double update = 0.0;
   double reflux = 0.0;
+  double exchange = 0.0;
 };
 
 // Which halo cells a fill writes: those the solver's own kernels (the fused update, the built-in
@@ -418,7 +421,8 @@ public:
   // The phases' seconds so far (on a device, once it has passed them: this waits for it).
   StepTimes times() const {
     clock_.settle();
-    return {clock_.seconds(kHaloPhase), clock_.seconds(kUpdatePhase), clock_.seconds(kRefluxPhase)};
+    return {clock_.seconds(kHaloPhase), clock_.seconds(kUpdatePhase), clock_.seconds(kRefluxPhase),
+            clock_.seconds(kExchangePhase)};
   }
 
 private:
@@ -477,20 +481,26 @@ private:
     const bool keepsFluxes = refluxing || ghosts_.exchangeFluxes;
     double* const fluxes = keepsFluxes ? fluxRegister_.data() : nullptr;
     if (!halosReady && stateExchange_) {
-      // Halo fill and update in one phase: they overlap the ghost messages.
+      // Halo fill and update in one phase, which the ghost messages overlap; the exchange phase
+      // is what remains of them when the inner patches are done.
+      {
+        auto t = clock_.phase(kUpdatePhase);
+        stateExchange_->start(in.data());
+        backend_->fillHalos(HaloPart::Inner, in.data(), HaloReader::Update);
+        applyBoundaryHook(in.data(), stageTime);
+        backend_->update(in.data(), out.data(), stage, PatchGroup::Inner, fluxes,
+                         patchLambda_.data(), criterion, HaloReader::Update);
+      }
+      {
+        auto t = clock_.phase(kExchangePhase);
+        stateExchange_->finish(in.data());
+      }
       auto t = clock_.phase(kUpdatePhase);
-      stateExchange_->start(in.data());
-      backend_->fillHalos(HaloPart::Inner, in.data(), HaloReader::Update);
-      applyBoundaryHook(in.data(), stageTime);
-      backend_->update(in.data(), out.data(), stage, PatchGroup::Inner, fluxes, patchLambda_.data(),
-                       criterion, HaloReader::Update);
-      stateExchange_->finish(in.data());
       backend_->fillHalos(HaloPart::Outer, in.data(), HaloReader::Update);
       // The outer fill rewrote the outer patches' hooked cells.
       applyBoundaryHook(in.data(), stageTime);
       backend_->update(in.data(), out.data(), stage, PatchGroup::Outer, fluxes, patchLambda_.data(),
                        criterion, HaloReader::Update);
-      backend_->wait();
     } else {
       // No waits for the device between the phases: the clock times them on its stream.
       if (!halosReady) {
@@ -506,7 +516,7 @@ private:
                        criterion, halosReady ? kernelHalosFor_ : HaloReader::Update);
     }
     if (ghosts_.exchangeFluxes) {
-      auto t = clock_.phase(kRefluxPhase);
+      auto t = clock_.phase(kExchangePhase);
       fluxExchange_->exchange(fluxRegister_.data());
     }
     if (refluxing) {
@@ -722,7 +732,7 @@ private:
   double time_ = 0.0;
   long long step_ = 0;
   // The phases' clock, a slot for each of StepTimes' phases.
-  enum { kHaloPhase, kUpdatePhase, kRefluxPhase, kPhases };
+  enum { kHaloPhase, kUpdatePhase, kRefluxPhase, kExchangePhase, kPhases };
   mutable PhaseClock clock_{space_, kPhases};
 };
 

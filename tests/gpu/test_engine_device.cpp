@@ -52,12 +52,12 @@ TEST_F(EngineDevice, PhaseClockTimesDevicePhasesByEvents) {
   DeviceArray<double> data(std::size_t(patches) * cells, MemorySpace::Device);
   test::fillWithDeviceLoop(data.data(), patches, cells); // loads the module
   synchronizeDevice();
-  Stopwatch wall;
-  for (int i = 0; i < 10; ++i)
-    test::fillWithDeviceLoop(data.data(), patches, cells);
-  synchronizeDevice();
-  const double tenFills = wall.seconds();
 
+  // Bounds that hold on a GPU other processes share (ctest -j, whose kernels take turns with
+  // these): a phase lasts at least as long as its bytes take at 10 TB/s (no GPU writes faster;
+  // an H200 peaks at 4.8), and the phases lie within the host's clock around them.
+  const double fillFloor = double(data.bytes()) / 10e12;
+  Stopwatch around;
   PhaseClock clock(MemorySpace::Device, 3);
   {
     auto t = clock.phase(0);
@@ -71,11 +71,11 @@ TEST_F(EngineDevice, PhaseClockTimesDevicePhasesByEvents) {
   EXPECT_EQ(clock.seconds(0), 0.0) << "read before the clock settles";
   PhaseClock moved = std::move(clock);
   moved.settle();
-  EXPECT_GT(moved.seconds(0), 0.5 * tenFills);
-  EXPECT_LT(moved.seconds(0), 1.5 * tenFills + 1e-3);
+  const double wall = around.seconds();
+  EXPECT_GT(moved.seconds(0), 10 * fillFloor);
+  EXPECT_GT(moved.seconds(2), fillFloor);
+  EXPECT_LT(moved.seconds(0) + moved.seconds(2), wall + 1e-4);
   EXPECT_EQ(moved.seconds(1), 0.0);
-  EXPECT_GT(moved.seconds(2), 0.03 * moved.seconds(0));
-  EXPECT_LT(moved.seconds(2), 0.3 * moved.seconds(0));
 
   // Settled phases' events are used again; the slots keep adding.
   const double before = moved.seconds(0);

@@ -131,6 +131,8 @@ TEST_F(CheckpointRestart, SigtermStopsWithACheckpointToContinueFrom) {
   EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM);
   const std::string said = fileText(dir_ / "signalled.txt");
   EXPECT_EQ(countOf(said, "stopped by SIGTERM"), 1) << said;
+  // Said as the signal came: what the run finishes before it stops.
+  EXPECT_EQ(countOf(said, "tessera: stop requested: finishing the "), 1) << said;
   expectNoTemporaries("signalled");
   const fs::path from = lastCheckpoint("signalled");
   ASSERT_TRUE(fs::exists(from / "checkpoint.toml")) << said;
@@ -232,6 +234,19 @@ TEST_F(CheckpointRestart, RefusesDamagedAndForeignCheckpoints) {
   const fs::path truncated = copyOf("truncated");
   fs::resize_file(truncated / "forest.p4est", fs::file_size(truncated / "forest.p4est") / 2);
   refused(truncated, "", "forest.p4est: damaged");
+
+#if TESSERA_HAS_VTK
+  // An [[output]] step lost from checkpoint.toml: the continued series would lack it.
+  const fs::path lost = copyOf("lost");
+  {
+    std::string info = fileText(lost / "checkpoint.toml");
+    const std::size_t first = info.find("\n[[output]]");
+    ASSERT_NE(first, std::string::npos) << info;
+    info.erase(first, info.find("\n[", first + 1) - first);
+    std::ofstream(lost / "checkpoint.toml") << info;
+  }
+  refused(lost, "", "damaged: it lists");
+#endif
 
   refused(good, "--set mesh.cells_per_patch=16", "mesh.cells_per_patch is 8 there, 16 here");
   refused(good, "--set mesh.patches=[4,8]", "mesh.patches is [4, 4] there, [4, 8] here");

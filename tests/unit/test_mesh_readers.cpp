@@ -242,6 +242,16 @@ TEST(MeshReaderGmsh, Version41TagsFacesOfASurfaceWithoutPhysicalTagByTheEntityTa
   expectSameMesh(readGmsh(writeMesh("entity_tag41.msh", text)), expected);
 }
 
+// A boundary element in no physical group (2.2: no tags, or physical tag 0) has no tag a case's
+// boundary.<name> could set: README says a boundary face without a tag is an error.
+TEST(MeshReaderGmsh, RejectsABoundaryFaceWithoutAPhysicalTag) {
+  const auto untagged = replaced(gmsh22, "7 3 2 1 5 10 40 30 20", "7 3 0 10 40 30 20");
+  expectError(readGmsh, "untagged22.msh", untagged, lineOf(untagged, "7 3 0 10"),
+              "without a physical tag");
+  const auto zero = replaced(gmsh22, "8 2 2 1 5 20 30 90", "8 2 2 0 5 20 30 90");
+  expectError(readGmsh, "zero22.msh", zero, lineOf(zero, "8 2 2 0 5"), "without a physical tag");
+}
+
 TEST(MeshReaderGmsh, RejectsAFileThatDoesNotBeginWithMeshFormat) {
   const auto text = replaced(gmsh22, "$MeshFormat", "$MeshFormt");
   expectError(readGmsh, "bad_header.msh", text, 1, "$MeshFormat");
@@ -342,6 +352,11 @@ $Elements
 10 2 2 7 1 2 5 6
 $EndElements
 )";
+
+TEST(MeshReaderGmsh, RejectsABoundaryLineOfA2DMeshWithoutAPhysicalTag) {
+  const auto text = replaced(gmsh2D, "4 1 2 2 2 3 6", "4 1 2 0 2 3 6");
+  expectError(readGmsh, "untagged2d.msh", text, lineOf(text, "4 1 2 0 2"), "boundary line");
+}
 
 TEST(MeshReaderGmsh, A2DMeshBecomesOneLayerOfPrismsAndHexahedra) {
   const MeshDescription layer = readGmsh(writeMesh("planar.msh", gmsh2D));

@@ -28,10 +28,10 @@ int main(int argc, char** argv) {
   // that a killed run would lose.
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   const MpiSession mpi(argc, argv);
-  cli::installStopSignals();
   // Rank 0 speaks for a run on several ranks; every rank's errors still reach stderr.
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  cli::installStopSignals(rank == 0);
   if (rank != 0 && std::freopen("/dev/null", "w", stdout) == nullptr)
     std::fprintf(stderr, "tessera: rank %d: cannot silence its standard output\n", rank);
   CLI::App app{"Tessera: adaptive patch-based finite volumes"};

@@ -236,10 +236,12 @@ int simulate(Config& cfg, const RunRequest& request, RunTotals* totals, PDE pde,
       log->checkpoint(solver.step(), solver.time(), folder);
     return folder;
   };
-  AfterStep verdict;
+  // A stop asked for during the start (the first output of a large case can take a minute).
+  AfterStep verdict = checkpoints.stopAsked(MPI_COMM_WORLD);
+  setRunActivity(RunActivity::Stepping);
   const RegridTimes initialRegrids = amr->regridTimes(); // the initial data's, not stepping's
   try {
-    while (schedule.running(solver.time(), solver.step())) {
+    while (verdict.signal == 0 && schedule.running(solver.time(), solver.step())) {
       Stopwatch watch;
       const double dt = stepToward(*amr, schedule.next(), schedule.slack());
       const bool reachesOutput = schedule.reached(solver.time(), solver.step());
@@ -272,13 +274,14 @@ int simulate(Config& cfg, const RunRequest& request, RunTotals* totals, PDE pde,
     writeUnphysicalState();
     throw;
   }
-  const auto folder = writeCheckpoint(series());
+  const auto folder =
+      checkpoints.dueAtStop(stoppedEarly) ? writeCheckpoint(series()) : std::filesystem::path();
   long long fallbacks = solver.firstOrderFallbacks();
   MPI_Allreduce(MPI_IN_PLACE, &fallbacks, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   if (log) {
-    const io::RunLog::PhaseSeconds phases{solver.times().halo, solver.times().update,
-                                          solver.times().reflux,
-                                          amr->regridTimes().since(initialRegrids)};
+    const StepTimes times = solver.times();
+    const io::RunLog::PhaseSeconds phases{times.halo, times.update, times.reflux,
+                                          amr->regridTimes().since(initialRegrids), times.exchange};
     log->finish(solver.step(), solver.time(), phases, fallbacks);
     if (totals)
       *totals = {solver.step(), amr->globalCells(),  log->cellUpdates(), log->steppingSeconds(),
@@ -323,6 +326,11 @@ int runEuler(Config& cfg, const RunRequest& request, RunTotals* totals) {
     ic.density = cfg.getDouble("initial.density", 1.0, io::Range::positive());
     ic.pressure = cfg.getDouble("initial.pressure", 1e-5, io::Range::positive());
     ic.centre = toVec<Dim>(cfg.getDoubles("initial.center", mid, Dim));
+    // Inside the domain a cell centre always lies within the deposit radius (placeOn).
+    for (int a = 0; a < Dim; ++a)
+      if (!(ic.centre[a] >= grid.lower()[a] && ic.centre[a] <= grid.upper()[a]))
+        cfg.fail(ConfigErrorKind::OutOfRange, "initial.center",
+                 "must lie in the domain, from mesh.lower to mesh.upper");
     // 3.5 cells of the finest level by default.
     const int finest = cfg.getInt("amr.max_level", 0, io::Range::closed(0, 12));
     ic.radius = cfg.getDouble("initial.radius", 3.5 * maxDx / (1 << finest), io::Range::positive());

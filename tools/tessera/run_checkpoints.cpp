@@ -2,8 +2,12 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
 
 #include "engine/mpi/first_message.hpp"
+#include "io/config.hpp"
 #include "tools/tessera/run_case.hpp"
 
 namespace tessera::cli {
@@ -82,7 +86,40 @@ RunCheckpoints::RunCheckpoints(CheckpointSettings settings, const RunSettings& r
       configuration_(std::move(configuration)), backend_(std::move(backend)),
       wallLimit_(run.wallLimit),
       nextTime_(settings_.interval > 0 ? nextMultiple(startTime, settings_.interval) : INFINITY),
-      clock_(clock), lastWallCheckpoint_(clock.seconds()) {}
+      clock_(clock), lastWallCheckpoint_(clock.seconds()) {
+  checkFolder();
+}
+
+void RunCheckpoints::checkFolder() const {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::string problem;
+  if (rank == 0) {
+    const std::filesystem::path& folder = settings_.directory;
+    std::error_code ec;
+    std::filesystem::create_directories(folder, ec);
+    if (!ec && !std::filesystem::is_directory(folder, ec))
+      ec = std::make_error_code(std::errc::not_a_directory);
+    // A file made and removed: a folder that exists may still refuse this run's files.
+    const std::filesystem::path probe = folder / ".tessera-write-check";
+    if (!ec && !std::ofstream(probe))
+      ec = std::make_error_code(std::errc::permission_denied);
+    else if (!ec)
+      std::filesystem::remove(probe, ec);
+    if (ec)
+      problem = "checkpoint.directory = " + io::quotedForMessage(folder.string()) +
+                ": cannot write checkpoints there (" + ec.message() + ")";
+  }
+  problem = mpi::firstMessage(MPI_COMM_WORLD, problem);
+  if (!problem.empty())
+    throw CollectiveFailure(kExitOutputError, problem);
+}
+
+AfterStep RunCheckpoints::stopAsked(MPI_Comm comm) const {
+  int signal = stopSignalHere();
+  MPI_Allreduce(MPI_IN_PLACE, &signal, 1, MPI_INT, MPI_MAX, comm);
+  return {signal, false, false};
+}
 
 AfterStep RunCheckpoints::afterStep(MPI_Comm comm, double stepSeconds) {
   longestStep_ = std::max(longestStep_, stepSeconds);

@@ -66,9 +66,14 @@ public:
   // Collective: the decisions after a step that took stepSeconds (rank 0's clock decides the
   // wall-time ones).
   AfterStep afterStep(MPI_Comm comm, double stepSeconds);
+  // Collective: whether a stop signal has come to any rank (the verdict's signal only).
+  AfterStep stopAsked(MPI_Comm comm) const;
   // Whether the [checkpoint] interval or every_steps asks for one after the step that reached
   // (time, step); the same on every rank.
   bool dueByRun(double time, long long step);
+  // Whether the run writes a checkpoint as it stops: always after a stop by a signal or the wall
+  // limit, at its end as checkpoint.at_end says.
+  bool dueAtStop(bool stoppedEarly) const { return stoppedEarly || settings_.atEnd; }
 
   // Collective: writes a checkpoint of the run at `at`; writeData(folder), collective, writes the
   // solver's files into the folder and returns on rank 0 what checkpoint.toml records of them.
@@ -76,6 +81,7 @@ public:
   template <class WriteData>
   std::filesystem::path write(MPI_Comm comm, const RunPoint& at, WriteData&& writeData) {
     Stopwatch watch;
+    const RunActivityScope writing(RunActivity::WritingCheckpoint);
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
     const io::CheckpointFolders folders(settings_.directory, settings_.keep);
@@ -106,6 +112,10 @@ public:
 
 private:
   io::CheckpointInfo describe(MPI_Comm comm, const RunPoint& at) const;
+  // Collective: rank 0 creates checkpoint.directory and writes a file there, so that a folder
+  // that cannot hold checkpoints stops the run before its first step (CollectiveFailure, exit
+  // code 10), not at its first checkpoint.
+  void checkFolder() const;
 
   CheckpointSettings settings_;
   CaseFacts facts_;

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "engine/backend.hpp"
+#include "engine/mpi/exchange_transport.hpp"
 #include "engine/mpi/first_message.hpp"
 #include "engine/require_device.hpp"
 #include "io/atomic_file.hpp"
@@ -18,6 +19,25 @@ constexpr long long kMaxOutputSteps = 100000;
 
 using io::Config;
 using io::ConfigErrorKind;
+
+namespace {
+
+bool hasControlCharacter(const std::string& text) {
+  return std::any_of(text.begin(), text.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u < 0x20 || u == 0x7F;
+  });
+}
+
+// A folder the run writes: named, without control characters (whether it can be written is
+// checked where the run creates it).
+void checkFolderName(const Config& cfg, const std::string& key, const std::string& folder) {
+  if (folder.empty() || hasControlCharacter(folder))
+    cfg.fail(ConfigErrorKind::OutOfRange, key,
+             "must name a folder (not empty, no control characters)");
+}
+
+} // namespace
 
 RunSettings readRunSettings(Config& cfg, const RunRequest& request, bool timeDependent) {
   RunSettings s;
@@ -71,8 +91,11 @@ RunSettings readRunSettings(Config& cfg, const RunRequest& request, bool timeDep
   if (request.quiet)
     s.progress.quiet = true;
   s.wallLimit = cfg.getDouble("run.wall_limit", 0.0, io::Range::closed(0.0, 1e9));
-  if (s.name.empty() || s.name.find('/') != std::string::npos)
-    cfg.fail(ConfigErrorKind::OutOfRange, "output.name", "must be a plain file name");
+  if (s.name.empty() || s.name == "." || s.name == ".." || s.name.find('/') != std::string::npos ||
+      hasControlCharacter(s.name))
+    cfg.fail(ConfigErrorKind::OutOfRange, "output.name",
+             "must be a plain file name (no '/', no control characters)");
+  checkFolderName(cfg, "output.directory", s.directory.string());
   return s;
 }
 
@@ -83,11 +106,37 @@ CheckpointSettings readCheckpointSettings(Config& cfg, const RunSettings& run) {
   c.wallInterval = cfg.getDouble("checkpoint.wall_interval", 0.0, io::Range::closed(0.0, 1e9));
   c.keep = cfg.getInt("checkpoint.keep", 2, io::Range::closed(1, 1000));
   c.directory = cfg.getString("checkpoint.directory", (run.directory / "checkpoints").string());
+  c.atEnd = cfg.getBool("checkpoint.at_end", true);
+  checkFolderName(cfg, "checkpoint.directory", c.directory.string());
   return c;
 }
 
+namespace {
+
+// run.exchange on a device run: on several ranks the transport is chosen (collectively) and
+// named; one the machine cannot serve stops the run with exit code 12 on every rank.
+void chooseExchange(Config& cfg, const std::string& name) {
+  int ranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  mpi::ExchangeTransport transport = *mpi::parseTransport(name);
+  if (ranks > 1) {
+    try {
+      transport = mpi::resolveTransport(MPI_COMM_WORLD, transport);
+    } catch (const std::runtime_error& e) { // on every rank: the ranks agreed on the reason
+      cfg.fail(ConfigErrorKind::Unavailable, "run.exchange", e.what());
+    }
+    std::printf("tessera: messages between the GPUs %s\n",
+                mpi::describeTransport(transport).c_str());
+  }
+  mpi::requestTransport(transport);
+}
+
+} // namespace
+
 MemorySpace readBackend(Config& cfg) {
   const std::string backend = cfg.getChoice("run.backend", "auto", {"auto", "host", "device"});
+  // Read on every back end; device runs on several ranks use it.
+  const std::string exchange = cfg.getChoice("run.exchange", "auto", {"auto", "staged", "peer"});
   if (backend == "host")
     return MemorySpace::Host;
   try {
@@ -100,6 +149,7 @@ MemorySpace readBackend(Config& cfg) {
   }
   std::printf("tessera: back end %s (GPU)\n",
               std::string(backendName(compiledDeviceBackend())).c_str());
+  chooseExchange(cfg, exchange);
   return MemorySpace::Device;
 }
 
@@ -114,16 +164,17 @@ void prepareOutputFolder(const Config& cfg, const RunSettings& run, bool continu
       aside = run.directory.string() + ".previous-" + std::to_string(n);
     std::filesystem::rename(run.directory, aside, ec);
     if (ec)
-      throw std::runtime_error(run.directory.string() +
-                               ": holds an earlier run's files and cannot be moved aside to " +
-                               aside.string() + " (" + ec.message() + ")");
+      throw std::runtime_error(
+          "output.directory = " + io::quotedForMessage(run.directory.string()) +
+          ": holds an earlier run's files and cannot be moved aside to " +
+          io::quotedForMessage(aside.string()) + " (" + ec.message() + ")");
     std::printf("tessera: %s held an earlier run: moved to %s\n", run.directory.string().c_str(),
                 aside.string().c_str());
   }
   std::filesystem::create_directories(run.directory, ec);
   if (ec || !std::filesystem::is_directory(run.directory))
-    throw std::runtime_error(run.directory.string() + ": cannot create the output folder (" +
-                             ec.message() + ")");
+    throw std::runtime_error("output.directory = " + io::quotedForMessage(run.directory.string()) +
+                             ": cannot create the folder (" + ec.message() + ")");
   io::writeFileAtomically(run.directory / "config.toml", cfg.effectiveToml());
 }
 

@@ -14,6 +14,7 @@
 #include "io/patch_mesh.hpp"
 #include "io/run_log.hpp"
 #include "tools/tessera/run_case.hpp"
+#include "tools/tessera/stop_signals.hpp"
 
 namespace tessera::cli {
 
@@ -43,6 +44,9 @@ struct CheckpointSettings {
   double wallInterval = 0.0; // wall-clock seconds between checkpoints (0: none by wall time)
   int keep = 2;              // the newest complete checkpoints kept
   std::filesystem::path directory;
+  // A checkpoint when the run reaches its end; a stop by a signal or run.wall_limit writes one
+  // whatever this says (it is what the run continues from).
+  bool atEnd = true;
 };
 CheckpointSettings readCheckpointSettings(io::Config& cfg, const RunSettings& run);
 
@@ -53,6 +57,9 @@ RunSettings readRunSettings(io::Config& cfg, const RunRequest& request, bool tim
 // The [run] section's back end: "host", "device", or "auto" (the device where this build has
 // one and a GPU is visible, else the host). A device that was asked for and is missing stops the
 // run with exit code 12; a run on a device says so in its first line (a host run says nothing).
+// With it run.exchange: how the GPUs of several ranks exchange ghost values, "auto", "staged" or
+// "peer" (engine/mpi/exchange_transport.hpp), chosen here, collectively, and named in a line; one
+// the machine cannot serve stops the run with exit code 12 on every rank.
 MemorySpace readBackend(io::Config& cfg);
 
 // Creates the output folder and writes the effective configuration into it. A folder that holds
@@ -110,6 +117,7 @@ void writeOutputStep(const RunSettings& run, std::optional<io::RunLog>& log, lon
   if (!run.writeOutput)
     return;
   const Stopwatch watch;
+  const RunActivityScope writing(RunActivity::WritingOutput);
   const auto file = writeStep();
   if (log)
     log->output(step, time, file, watch.seconds());

@@ -348,8 +348,10 @@ int runExplicit(Solver& solver, double cfl, int faces, const Config& cfg, const 
     return folder;
   };
   double steppingSeconds = 0.0;
-  AfterStep verdict;
-  while (schedule.running(solver.time(), solver.step())) {
+  // A stop asked for during the start (its first output).
+  AfterStep verdict = checkpoints.stopAsked(MPI_COMM_WORLD);
+  setRunActivity(RunActivity::Stepping);
+  while (verdict.signal == 0 && schedule.running(solver.time(), solver.step())) {
     Stopwatch watch;
     const double dt = stepToward(solver, schedule.next(), schedule.slack());
     synchronizeDevice(); // the step's time includes its device work
@@ -369,7 +371,9 @@ int runExplicit(Solver& solver, double cfl, int faces, const Config& cfg, const 
   const bool stoppedEarly = verdict.signal != 0 || verdict.wallLimit;
   if (!stoppedEarly)
     writeOutput();
-  const auto folder = writeCheckpoint();
+  solver.stableDt(); // collective: the end state, too, must be physical
+  const auto folder =
+      checkpoints.dueAtStop(stoppedEarly) ? writeCheckpoint() : std::filesystem::path();
   if (log)
     log->finish(solver.step(), solver.time(), {0.0, steppingSeconds, 0.0, {}});
   if (stoppedEarly)
@@ -493,9 +497,11 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
     return folder;
   };
   PseudoTimeStep last;
-  AfterStep verdict;
+  // A stop asked for during the start (its first output).
+  AfterStep verdict = checkpoints.stopAsked(MPI_COMM_WORLD);
+  setRunActivity(RunActivity::Stepping);
   Stopwatch stepWatch; // since the measurement before
-  for (;;) {
+  while (verdict.signal == 0) {
     last = solver.measure();
     if (log)
       log->iteration({last.iteration, last.residual, last.relativeResidual, last.cfl,
@@ -517,7 +523,8 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
   const bool stoppedEarly = verdict.signal != 0 || verdict.wallLimit;
   if (!stoppedEarly)
     writeOutputAt(last.iteration);
-  const auto folder = writeCheckpoint();
+  const auto folder =
+      checkpoints.dueAtStop(stoppedEarly) ? writeCheckpoint() : std::filesystem::path();
   if (log)
     log->finishSteady(solver.iteration(), last.relativeResidual);
   if (stoppedEarly)
@@ -569,6 +576,12 @@ int runUnstructuredCase(Config& cfg, const RunRequest& request) {
   const MemorySpace space = readBackend(cfg);
   kept.backend = space == MemorySpace::Device ? "device" : "host";
   cfg.rejectUnreadKeys(); // every key has been read: anything left is a mistake
+  int ranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  if (ranks > mesh.numCells()) // the partition gives every rank a cell at least
+    cfg.fail(ConfigErrorKind::Inconsistent, cfg.has("mesh.file") ? "mesh.file" : "mesh.box.cells",
+             "gives " + std::to_string(mesh.numCells()) + " cells for " + std::to_string(ranks) +
+                 " MPI ranks: run on at most " + std::to_string(mesh.numCells()));
   kept.facts = {{"mesh.type", "unstructured"},
                 {"mesh.cells", std::to_string(mesh.numCells())},
                 {"mesh.fingerprint", meshFingerprint(mesh)},
@@ -600,8 +613,6 @@ int runUnstructuredCase(Config& cfg, const RunRequest& request) {
                                                 initial, space, scheme, strategies, kept, fileCell,
                                                 forceSettings);
   }
-  int ranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   const int faces = mesh.numFaces();
   if (ranks == 1) {
     UnstructuredEuler solver(pde, std::move(mesh), boundary, cfl, space, scheme, integrator);
