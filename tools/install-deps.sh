@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Tessera builds against (compilers and CMake come with the
-# machine), and any further packages named as arguments (CI adds hipcc for the hip preset).
+# machine), matplotlib for tools/plot_log.py, and any further packages named as arguments (CI
+# adds hipcc for the hip preset).
 # Safe to run again: apt-get skips what is already there. It never removes a package: where apt
 # would have to, it stops and says so.
 set -euo pipefail
@@ -18,6 +19,7 @@ packages=(
   "$vtk"
   libtomlplusplus-dev libcli11-dev
   libgtest-dev libbenchmark-dev
+  python3-matplotlib
   "$@"
 )
 missing=()

@@ -57,10 +57,15 @@ protected:
 
   // tessera with args in the test's folder; launcher (e.g. mpiexec and its options) goes before.
   Result run(const std::string& args, const std::string& launcher = "") {
+    return shell(launcher + " '" TESSERA_EXECUTABLE "' " + args);
+  }
+
+  // A shell command in the test's folder, its output and errors together.
+  Result shell(const std::string& command) {
     const fs::path log = dir_ / "stdout.txt";
-    const std::string command = "cd '" + dir_.string() + "' && " + launcher + " '" +
-                                TESSERA_EXECUTABLE "' " + args + " > '" + log.string() + "' 2>&1";
-    const int status = std::system(command.c_str());
+    const std::string line =
+        "cd '" + dir_.string() + "' && " + command + " > '" + log.string() + "' 2>&1";
+    const int status = std::system(line.c_str());
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, fileText(log)};
   }
 
