@@ -208,12 +208,15 @@ void expectEqualsOneRank(MemorySpace space, const PatchScheme& scheme = {}) {
   if (one)
     found = compared(*one, gathered);
   MPI_Bcast(&found, int(sizeof found), MPI_BYTE, 0, MPI_COMM_WORLD);
-  EXPECT_NEAR(many->time(), found.time, 1e-13 * found.time);
+  // Bitwise on the host. On the device the ranks recompute the eigenvalues of patches a remesh
+  // copies, which one rank keeps, so dt may differ in its last bits.
+  const double tolerance = space == MemorySpace::Host ? 0.0 : 1e-13;
+  EXPECT_LE(std::fabs(many->time() - found.time), tolerance * found.time);
   EXPECT_EQ(found.missing, 0) << "patches of the ranks that are not on the one-rank mesh";
   EXPECT_EQ(double(many->globalPatches()), found.patches)
       << "the ranks' patches are not the one-rank mesh";
   for (int v = 0; v < kVars; ++v)
-    EXPECT_LE(found.difference[v], 1e-13) << "variable " << v;
+    EXPECT_LE(found.difference[v], tolerance) << "variable " << v;
 }
 
 class DistributedAmr : public ::testing::TestWithParam<MemorySpace> {
