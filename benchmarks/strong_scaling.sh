@@ -2,8 +2,8 @@
 # Strong scaling of whole runs of the tessera program on 1 and more GPUs (one rank per GPU): the
 # Sod shock tube on a uniform 384^3 grid of 16^3 patches for 200 steps, and the 3D Sedov blast
 # with adaptive refinement on 16^3 patches to its end time, both at the default (second-order)
-# scheme, without output. One row per run: cell-updates/s over the stepping, and the summary's
-# time split (the wait for other ranks' ghost values, the regrid).
+# scheme, without output or the end checkpoint. One row per run: cell-updates/s over the
+# stepping, and the summary's time split (the wait for other ranks' ghost values, the regrid).
 # Usage: benchmarks/strong_scaling.sh <tessera> <ranks[:exchange]> ...
 #   e.g. benchmarks/strong_scaling.sh build/cuda/tools/tessera/tessera 1 2:staged 2:peer
 # CASES="sod sedov" (the default) picks the cases; the runs' folders go under $WORK (a temporary
@@ -15,7 +15,8 @@ shift
 work=${WORK:-$(mktemp -d)}
 mkdir -p "$work"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-common=(--set output.enabled=false --set mesh.cells_per_patch=16 --set run.backend="\"${BACKEND:-device}\"")
+common=(--set output.enabled=false --set checkpoint.at_end=false --set mesh.cells_per_patch=16
+  --set run.backend="\"${BACKEND:-device}\"")
 sod=("$root/examples/sod/sod3d.toml" --set 'mesh.patches=[24,24,24]'
   --set 'mesh.upper=[1.0,1.0,1.0]' --set time.max_steps=200)
 sedov=("$root/examples/sedov/sedov3d.toml")
