@@ -49,12 +49,19 @@
 #include "engine/mpi/rank_count.hpp"
 #include "engine/reduce.hpp"
 #include "engine/unstructured/renumbering.hpp"
+#include "solvers/unstructured/flexible_gmres.hpp"
 #include "solvers/unstructured/relaxed_update.hpp"
 #include "solvers/unstructured/unstructured_euler.hpp"
 #include "solvers/unstructured/unstructured_face_jacobian.hpp"
 #include "solvers/unstructured/unstructured_implicit_device.hpp"
 
 namespace tessera {
+
+// How each pseudo-time step's linear system is solved: the multicolor sweeps alone (with the
+// first-order matrix: defect correction at second order), or Newton-Krylov: flexible GMRES on
+// the system with the residual's own Jacobian, applied without a matrix by differences of the
+// residual, right-preconditioned by the sweeps.
+enum class LinearSolver { Sweeps, Gmres };
 
 struct ImplicitSettings {
   double cfl = 10.0;     // CFL_0
@@ -75,6 +82,11 @@ struct ImplicitSettings {
   // dissipation wave by wave and takes steps about twice as long as Rusanov's (RESULTS.md).
   JacobianFlux jacobian = JacobianFlux::Rusanov;
   atomics::Strategy jacobianStrategy = atomics::Strategy::GlobalAtomic; // the K = 25 scatter
+  LinearSolver linearSolver = LinearSolver::Sweeps;
+  // Newton-Krylov: Krylov vectors per step (one cycle, no restart) and the linear residual's drop
+  // that ends it (an inexact Newton step).
+  int krylovVectors = 10;
+  double krylovTolerance = 0.05;
 };
 
 // How the matrix's rows are spread over MPI ranks
@@ -139,7 +151,12 @@ public:
         slots_(toSpace(faceSlots(solver.mesh(), pattern), solver.space())),
         dq_(std::size_t(5) * std::size_t(solver.numCells()), solver.space()),
         squares_(std::size_t(rows_.ownedRows), solver.space()),
-        relaxation_(std::size_t(rows_.ownedRows), solver.space()) {}
+        relaxation_(std::size_t(rows_.ownedRows), solver.space()) {
+    if (settings_.linearSolver == LinearSolver::Gmres &&
+        (solver.space() != MemorySpace::Host || mpi::rankCount(rows_.comm) > 1))
+      throw std::invalid_argument("implicit solver: Newton-Krylov (GMRES) runs on one rank on the "
+                                  "host so far; the multicolor sweeps run everywhere");
+  }
 
   // The residual of the current state (the right-hand side of the next step), its norm and the
   // CFL number of the next step.
@@ -226,6 +243,8 @@ public:
   // One backward-Euler step at the given CFL number from the state measure() saw (iterate() and
   // solve() take their steps through it).
   void step(double cfl) { backwardEulerStep(cfl); }
+  // The last Newton-Krylov step's Krylov vectors and linear residual (none with the sweeps).
+  const GmresResult& lastKrylov() const { return lastKrylov_; }
 
 private:
   static constexpr bool kDeviceBuilt = compiledDeviceBackend() != Backend::Host;
@@ -329,7 +348,10 @@ private:
       }
     }
     matrix_.factorizeDiagonal();
-    linalg::multicolorSweeps(matrix_, rhs_, dq_.data(), settings_.sweeps, rows_.sweepExchange);
+    if (settings_.linearSolver == LinearSolver::Gmres)
+      newtonKrylovStep(cfl, cellStep);
+    else
+      linalg::multicolorSweeps(matrix_, rhs_, dq_.data(), settings_.sweeps, rows_.sweepExchange);
     const RelaxedCellUpdate<Update> update{solver_.pde(), dq_.data(), solver_.stateData(),
                                            relaxation_.data(), rows_.ownedRows};
     if (solver_.space() == MemorySpace::Host) {
@@ -341,6 +363,52 @@ private:
     }
     adaptCfl();
     ++p_.iteration;
+  }
+
+  // dq_ from FlexibleGmres on (V / dtau - dR/dq) dQ = R, with dR/dq v ~ (R(q + eps v) - R(q)) /
+  // eps (Knoll and Keyes 2004: eps = sqrt(machine epsilon) (1 + |q|) / |v|), preconditioned by the
+  // sweeps of the matrix just assembled. Host, one rank (the constructor says so).
+  void newtonKrylovStep(double cfl, const double* cellStep) {
+    const int cells = solver_.numCells();
+    const std::size_t size = 5 * std::size_t(cells);
+    const double* volume = solver_.volumes();
+    double* q = solver_.stateData();
+    b_.assign(rhs_, rhs_ + size); // the solver's residual buffer is overwritten below
+    q0_.assign(q, q + size);
+    x_.resize(size);
+    const double qNorm = FlexibleGmres::norm(q0_.data(), size);
+    const auto apply = [&](const double* v, double* w) {
+      const double vNorm = FlexibleGmres::norm(v, size);
+      if (vNorm == 0.0) {
+        std::fill(w, w + size, 0.0);
+        return;
+      }
+      const double eps = 1.0e-8 * (1.0 + qNorm) / vNorm;
+#pragma omp parallel for schedule(static)
+      for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(size); ++i)
+        q[i] = q0_[std::size_t(i)] + eps * v[i];
+      const double* perturbed = solver_.currentResidual();
+#pragma omp parallel for schedule(static)
+      for (int c = 0; c < cells; ++c)
+        for (int k = 0; k < 5; ++k) {
+          const std::size_t i = 5 * std::size_t(c) + std::size_t(k);
+          w[i] = volume[c] / (cfl * cellStep[c]) * v[i] - (perturbed[i] - b_[i]) / eps;
+        }
+      std::copy(q0_.begin(), q0_.end(), q);
+    };
+    const auto precondition = [&](const double* v, double* z) {
+      linalg::multicolorSweeps(matrix_, v, dq_.data(), settings_.sweeps, rows_.sweepExchange);
+      const Update* dq = dq_.data();
+#pragma omp parallel for schedule(static)
+      for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(size); ++i)
+        z[i] = double(dq[i]);
+    };
+    lastKrylov_ = gmres_.solve(b_.data(), x_.data(), size, settings_.krylovVectors,
+                               settings_.krylovTolerance, apply, precondition);
+    Update* dq = dq_.data();
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(size); ++i)
+      dq[i] = Update(x_[std::size_t(i)]);
   }
 
   void halved(double norm) {
@@ -368,6 +436,10 @@ private:
   DeviceArray<Update> dq_;
   DeviceArray<double> squares_, relaxation_;
   const double* rhs_ = nullptr;
+  // Newton-Krylov's vectors: the right-hand side, the state it linearises about, the solution.
+  FlexibleGmres gmres_;
+  std::vector<double> b_, q0_, x_;
+  GmresResult lastKrylov_;
   ImplicitProgress p_;
   double lastRelaxation_ = 1.0;
   // The residual's drop that ends the start's transient for the stall detector.

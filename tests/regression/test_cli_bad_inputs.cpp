@@ -130,3 +130,32 @@ TEST_F(TesseraCli, MoreRanksThanCells) {
 }
 
 } // namespace
+
+namespace {
+
+using namespace tessera::test;
+
+// implicit.linear_solver = "gmres" through the tessera program: the bump example converges (its
+// sweeps take 214 iterations to 8 orders with the defaults); on two ranks it is refused before
+// the first step, with exit code 12 and what does run there.
+TEST_F(TesseraCli, NewtonKrylovThroughTheProgram) {
+  const std::string bump = "'" TESSERA_SOURCE_DIR "/examples/unstructured/bump_implicit.toml'";
+  const Result one = run("run " + bump + " --set 'implicit.linear_solver=\"gmres\"' --set " +
+                         "checkpoint.at_end=false --set output.enabled=false");
+  ASSERT_EQ(one.exitCode, 0) << one.output;
+  const std::size_t at = one.output.find("finished at iteration ");
+  ASSERT_NE(at, std::string::npos) << one.output;
+  EXPECT_LT(std::stoi(one.output.substr(at + 22)), 100) << one.output;
+
+  const Result two =
+      run("run " + bump + " --set 'implicit.linear_solver=\"gmres\"'",
+          "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+          "OMP_NUM_THREADS=1 timeout 120 '" TESSERA_MPIEXEC "' -n 2 --oversubscribe");
+  EXPECT_EQ(two.exitCode, 12) << two.output;
+  EXPECT_NE(two.output.find("implicit.linear_solver = \"gmres\": \"gmres\" runs on one rank on "
+                            "the host so far (this run: 2 ranks)"),
+            std::string::npos)
+      << two.output;
+}
+
+} // namespace

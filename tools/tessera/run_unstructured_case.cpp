@@ -578,6 +578,13 @@ int runUnstructuredCase(Config& cfg, const RunRequest& request) {
   cfg.rejectUnreadKeys(); // every key has been read: anything left is a mistake
   int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  if (implicit && implicit->settings.linearSolver == LinearSolver::Gmres &&
+      (ranks > 1 || space == MemorySpace::Device))
+    cfg.fail(ConfigErrorKind::Unavailable, "implicit.linear_solver",
+             "\"gmres\" runs on one rank on the host so far (this run: " + std::to_string(ranks) +
+                 (ranks == 1 ? " rank" : " ranks") +
+                 (space == MemorySpace::Device ? ", on the GPU" : "") +
+                 "); \"sweeps\" runs everywhere");
   if (ranks > mesh.numCells()) // the partition gives every rank a cell at least
     cfg.fail(ConfigErrorKind::Inconsistent, cfg.has("mesh.file") ? "mesh.file" : "mesh.box.cells",
              "gives " + std::to_string(mesh.numCells()) + " cells for " + std::to_string(ranks) +

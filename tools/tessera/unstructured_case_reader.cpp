@@ -317,11 +317,22 @@ std::optional<ImplicitCase> readImplicit(Config& cfg, const UnstructuredScheme& 
       cfg.getChoice("implicit.jacobian", roeLike ? "roe" : "rusanov", {"roe", "rusanov"}) == "roe"
           ? JacobianFlux::Roe
           : JacobianFlux::Rusanov;
+  s.linearSolver = cfg.getChoice("implicit.linear_solver", "sweeps", {"sweeps", "gmres"}) == "gmres"
+                       ? LinearSolver::Gmres
+                       : LinearSolver::Sweeps;
+  if (s.linearSolver == LinearSolver::Gmres) {
+    s.krylovVectors =
+        cfg.getInt("implicit.krylov_vectors", s.krylovVectors, io::Range::closed(1, 200));
+    s.krylovTolerance = cfg.getDouble("implicit.krylov_tolerance", s.krylovTolerance,
+                                      io::Range{0.0, 1.0, true, true});
+  }
   // The first-order Jacobian of a second-order residual (defect correction) is a good model of it
   // only for moderate steps: beyond a CFL number of about 100 (Rusanov's) or 150 (Roe's) the
-  // iteration stalls.
-  const double secondOrderCflMax =
-      s.jacobian == JacobianFlux::Roe ? kSecondOrderRoeCflMax : kSecondOrderCflMax;
+  // iteration stalls. Newton-Krylov's steps use the residual's own Jacobian: the first-order
+  // ceiling.
+  const double secondOrderCflMax = s.linearSolver == LinearSolver::Gmres ? s.cflMax
+                                   : s.jacobian == JacobianFlux::Roe     ? kSecondOrderRoeCflMax
+                                                                         : kSecondOrderCflMax;
   s.cflMax = cfg.getDouble("implicit.cfl_max", scheme.secondOrder() ? secondOrderCflMax : s.cflMax,
                            io::Range::positive());
   if (s.cflMax < s.cfl)
