@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The pictures README shows: each example run on the host (the cpu preset's tessera and
 # double_mach, built first) and one field of its last step drawn by tools/render_example.py into
-# docs/images/. The runs go to build/pictures (WORK=... to choose); 2 cores take about 15 minutes.
+# docs/images/. The runs go to build/pictures (WORK=... to choose); 2 cores take about 5 minutes.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work=${WORK:-$root/build/pictures}
