@@ -84,11 +84,9 @@ std::string formatValue(const toml::node& n) {
 } // namespace
 
 std::string shownForMessage(std::string_view text) {
-  const bool plain =
-      text.size() <= kQuotedCharacters && std::none_of(text.begin(), text.end(), [](char c) {
-        const auto u = static_cast<unsigned char>(c);
-        return u < 0x20 || u == 0x7F || c == '"';
-      });
+  const bool plain = text.size() <= kQuotedCharacters &&
+                     std::none_of(text.begin(), text.end(),
+                                  [](char c) { return isControlCharacter(c) || c == '"'; });
   return plain ? std::string(text) : quotedForMessage(text);
 }
 
@@ -98,13 +96,12 @@ std::string quotedForMessage(std::string_view text) {
     --end; // not within a UTF-8 character
   std::string quoted = "\"";
   for (const char c : text.substr(0, end)) {
-    const auto u = static_cast<unsigned char>(c);
     if (c == '"' || c == '\\') {
       quoted += '\\';
       quoted += c;
-    } else if (u < 0x20 || u == 0x7F) {
+    } else if (isControlCharacter(c)) {
       char escape[8];
-      std::snprintf(escape, sizeof escape, "\\u%04x", u);
+      std::snprintf(escape, sizeof escape, "\\u%04x", unsigned(static_cast<unsigned char>(c)));
       quoted += escape;
     } else {
       quoted += c;

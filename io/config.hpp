@@ -56,6 +56,11 @@ std::string formatNumber(double x);
 // escaped as \u0000, and at most kQuotedCharacters of it, a longer one cut with its whole length
 // said, so that neither a terminal nor a log takes the message apart.
 inline constexpr std::size_t kQuotedCharacters = 200;
+// A control character (below 0x20, or DEL), which a message escapes and a name may not hold.
+constexpr bool isControlCharacter(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return u < 0x20 || u == 0x7F;
+}
 std::string quotedForMessage(std::string_view text);
 // The text as it is where it is short and plain, quoted as above otherwise (a --set as typed).
 std::string shownForMessage(std::string_view text);

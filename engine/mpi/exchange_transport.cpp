@@ -13,6 +13,9 @@ namespace tessera::mpi {
 namespace {
 
 ExchangeTransport requested_ = ExchangeTransport::Auto;
+// What MPI_COMM_WORLD (and any communicator of the same ranks in the same order) resolved to, by
+// request: every exchange a regrid builds would otherwise repeat the collective check.
+std::optional<ExchangeTransport> worldResolved_[3];
 
 // Why this rank cannot copy into the device memory of every rank of comm; empty where it can.
 // Collective over comm.
@@ -89,13 +92,21 @@ ExchangeTransport requestedTransport() {
 ExchangeTransport resolveTransport(MPI_Comm comm, ExchangeTransport requested) {
   if (requested == ExchangeTransport::Staged)
     return requested;
+  int same = MPI_UNEQUAL; // the same on every rank of comm, as is the cache
+  MPI_Comm_compare(comm, MPI_COMM_WORLD, &same);
+  std::optional<ExchangeTransport>* cached =
+      same == MPI_IDENT || same == MPI_CONGRUENT ? &worldResolved_[int(requested)] : nullptr;
+  if (cached && *cached)
+    return **cached;
   const std::string obstacle = firstMessage(comm, peerObstacle(comm));
-  if (obstacle.empty())
-    return ExchangeTransport::Peer;
-  if (requested == ExchangeTransport::Peer)
+  if (!obstacle.empty() && requested == ExchangeTransport::Peer)
     throw std::runtime_error("run.exchange = \"peer\": " + obstacle +
                              " (\"staged\" or \"auto\" works everywhere)");
-  return ExchangeTransport::Staged;
+  const ExchangeTransport resolved =
+      obstacle.empty() ? ExchangeTransport::Peer : ExchangeTransport::Staged;
+  if (cached)
+    *cached = resolved;
+  return resolved;
 }
 
 std::string describeTransport(ExchangeTransport transport) {

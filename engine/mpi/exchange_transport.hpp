@@ -28,8 +28,8 @@ ExchangeTransport requestedTransport();
 
 // Collective over comm: the transport of device exchanges on comm. Auto gives peer where every
 // rank of comm shares a node and every pair of their GPUs can access each other's memory, staged
-// otherwise. An explicit request the machine cannot serve throws std::runtime_error saying why,
-// on every rank of comm.
+// otherwise. Checked once for MPI_COMM_WORLD's ranks, then remembered. An explicit request the
+// machine cannot serve throws std::runtime_error saying why, on every rank of comm.
 ExchangeTransport resolveTransport(MPI_Comm comm, ExchangeTransport requested);
 inline ExchangeTransport resolveTransport(MPI_Comm comm) {
   return resolveTransport(comm, requestedTransport());

@@ -243,8 +243,6 @@ public:
   // One backward-Euler step at the given CFL number from the state measure() saw (iterate() and
   // solve() take their steps through it).
   void step(double cfl) { backwardEulerStep(cfl); }
-  // The last Newton-Krylov step's Krylov vectors and linear residual (none with the sweeps).
-  const GmresResult& lastKrylov() const { return lastKrylov_; }
 
 private:
   static constexpr bool kDeviceBuilt = compiledDeviceBackend() != Backend::Host;
@@ -403,8 +401,8 @@ private:
       for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(size); ++i)
         z[i] = double(dq[i]);
     };
-    lastKrylov_ = gmres_.solve(b_.data(), x_.data(), size, settings_.krylovVectors,
-                               settings_.krylovTolerance, apply, precondition);
+    gmres_.solve(b_.data(), x_.data(), size, settings_.krylovVectors, settings_.krylovTolerance,
+                 apply, precondition);
     Update* dq = dq_.data();
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(size); ++i)
@@ -439,7 +437,6 @@ private:
   // Newton-Krylov's vectors: the right-hand side, the state it linearises about, the solution.
   FlexibleGmres gmres_;
   std::vector<double> b_, q0_, x_;
-  GmresResult lastKrylov_;
   ImplicitProgress p_;
   double lastRelaxation_ = 1.0;
   // The residual's drop that ends the start's transient for the stall detector.

@@ -23,10 +23,7 @@ using io::ConfigErrorKind;
 namespace {
 
 bool hasControlCharacter(const std::string& text) {
-  return std::any_of(text.begin(), text.end(), [](char c) {
-    const auto u = static_cast<unsigned char>(c);
-    return u < 0x20 || u == 0x7F;
-  });
+  return std::any_of(text.begin(), text.end(), io::isControlCharacter);
 }
 
 // A folder the run writes: named, without control characters (whether it can be written is
@@ -35,6 +32,24 @@ void checkFolderName(const Config& cfg, const std::string& key, const std::strin
   if (folder.empty() || hasControlCharacter(folder))
     cfg.fail(ConfigErrorKind::OutOfRange, key,
              "must name a folder (not empty, no control characters)");
+}
+
+// run.exchange on a device run: on several ranks the transport is chosen (collectively) and
+// named; one the machine cannot serve stops the run with exit code 12 on every rank.
+void chooseExchange(Config& cfg, const std::string& name) {
+  int ranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  mpi::ExchangeTransport transport = *mpi::parseTransport(name);
+  if (ranks > 1) {
+    try {
+      transport = mpi::resolveTransport(MPI_COMM_WORLD, transport);
+    } catch (const std::runtime_error& e) { // on every rank: the ranks agreed on the reason
+      cfg.fail(ConfigErrorKind::Unavailable, "run.exchange", e.what());
+    }
+    std::printf("tessera: messages between the GPUs %s\n",
+                mpi::describeTransport(transport).c_str());
+  }
+  mpi::requestTransport(transport);
 }
 
 } // namespace
@@ -110,28 +125,6 @@ CheckpointSettings readCheckpointSettings(Config& cfg, const RunSettings& run) {
   checkFolderName(cfg, "checkpoint.directory", c.directory.string());
   return c;
 }
-
-namespace {
-
-// run.exchange on a device run: on several ranks the transport is chosen (collectively) and
-// named; one the machine cannot serve stops the run with exit code 12 on every rank.
-void chooseExchange(Config& cfg, const std::string& name) {
-  int ranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  mpi::ExchangeTransport transport = *mpi::parseTransport(name);
-  if (ranks > 1) {
-    try {
-      transport = mpi::resolveTransport(MPI_COMM_WORLD, transport);
-    } catch (const std::runtime_error& e) { // on every rank: the ranks agreed on the reason
-      cfg.fail(ConfigErrorKind::Unavailable, "run.exchange", e.what());
-    }
-    std::printf("tessera: messages between the GPUs %s\n",
-                mpi::describeTransport(transport).c_str());
-  }
-  mpi::requestTransport(transport);
-}
-
-} // namespace
 
 MemorySpace readBackend(Config& cfg) {
   const std::string backend = cfg.getChoice("run.backend", "auto", {"auto", "host", "device"});
