@@ -21,9 +21,6 @@ struct QuadrantData {
   int weight;
 };
 
-// The tag of the messages that move leaf values in a partition.
-constexpr int kPartitionTransferTag = 4302;
-
 // The bounds of one adapt() call in quadrant levels, reached by p4est's callbacks through the
 // forest's user pointer.
 struct AdaptLimits {
@@ -323,36 +320,30 @@ std::optional<Forest<Dim>> Forest<Dim>::adapted(std::span<const AdaptFlag> flags
 }
 
 template <int Dim>
-std::vector<double> Forest<Dim>::partition(std::span<const int> weights,
-                                           std::span<const double> perLeafValues,
-                                           int valuesPerLeaf) {
+LeafSplit Forest<Dim>::repartition(std::span<const int> weights) {
   using Api = P4est<Dim>;
   if (weights.size() != leaves_.size())
-    throw std::invalid_argument("Forest::partition: " + std::to_string(weights.size()) +
+    throw std::invalid_argument("Forest::repartition: " + std::to_string(weights.size()) +
                                 " weights for " + std::to_string(leaves_.size()) + " leaves");
-  if (valuesPerLeaf < 0 || perLeafValues.size() != leaves_.size() * std::size_t(valuesPerLeaf))
-    throw std::invalid_argument("Forest::partition: " + std::to_string(perLeafValues.size()) +
-                                " values for " + std::to_string(leaves_.size()) + " leaves of " +
-                                std::to_string(valuesPerLeaf));
   auto* forest = state_->forest;
   std::size_t i = 0;
   forEachLocalQuadrant<Dim>(forest, [&](int, typename Api::Quadrant* q) {
     const int weight = weights[i++];
     if (weight < 1)
-      throw std::invalid_argument("Forest::partition: weight " + std::to_string(weight) +
+      throw std::invalid_argument("Forest::repartition: weight " + std::to_string(weight) +
                                   " of leaf " + std::to_string(i - 1) + " is not positive");
     dataOf<Dim>(q).weight = weight;
   });
-  const std::vector<p4est_gloidx_t> before(forest->global_first_quadrant,
-                                           forest->global_first_quadrant + forest->mpisize + 1);
+  const auto firstLeaves = [&] {
+    return std::vector<long long>(forest->global_first_quadrant,
+                                  forest->global_first_quadrant + forest->mpisize + 1);
+  };
+  LeafSplit split;
+  split.before = firstLeaves();
   Api::partition(forest, &weightOf<Dim>);
-  const std::size_t width = std::size_t(valuesPerLeaf);
-  std::vector<double> moved(std::size_t(forest->local_num_quadrants) * width);
-  if (width > 0)
-    Api::transfer(forest->global_first_quadrant, before.data(), comm_, kPartitionTransferTag,
-                  moved.data(), perLeafValues.data(), width * sizeof(double));
+  split.after = firstLeaves();
   collectLeaves();
-  return moved;
+  return split;
 }
 
 template <int Dim>

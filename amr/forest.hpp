@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/mpi/halo_plan.hpp"
+#include "engine/mpi/leaf_migration.hpp"
 #include "engine/small_vector.hpp"
 #include "patches/adapt_flag.hpp"
 
@@ -20,6 +21,13 @@ namespace tessera::amr {
 // One leaf: its tree (the level-0 patch it lies in, numbered in forest order), its level (0 for
 // the level-0 patches) and its position among all patches of that level in the domain
 // (index[a] in [0, treesPerAxis[a] * 2^level)).
+// Each rank's first leaf in forest order before and after a repartition, ranks + 1 entries each
+// (the last is the number of leaves).
+struct LeafSplit {
+  std::vector<long long> before, after;
+  mpi::LeafRanges ranges() const { return {before, after}; }
+};
+
 template <int Dim>
 struct Leaf {
   int tree = 0;
@@ -85,10 +93,9 @@ public:
   // Collective: moves leaves between the ranks along the space-filling curve so that the ranks'
   // sums of weights (one positive weight per local leaf, e.g. a patch's cost) are as equal as
   // whole families of leaves allow (families stay together so that they can still coarsen).
-  // perLeafValues (valuesPerLeaf per local leaf, leaf-major) travel with their leaves; returns the
-  // values of the new local leaves.
-  std::vector<double> partition(std::span<const int> weights, std::span<const double> perLeafValues,
-                                int valuesPerLeaf);
+  // Returns each rank's first leaf before and after, which the leaves' data follow
+  // (engine/mpi/leaf_migration.hpp: migrateLeaves).
+  LeafSplit repartition(std::span<const int> weights);
 
   // This rank's ghost leaves, ordered by owner rank and within one owner in forest order; kept
   // current by the constructor, adapt and partition.

@@ -52,10 +52,6 @@ struct P4est<2> {
   }
   // Families stay on one rank (partition_for_coarsening), so that a later adapt may coarsen them.
   static void partition(Forest* f, WeightFn weight) { p4est_partition_ext(f, 1, weight); }
-  static void transfer(const p4est_gloidx_t* destFirst, const p4est_gloidx_t* srcFirst,
-                       sc_MPI_Comm comm, int tag, void* dest, const void* src, std::size_t size) {
-    p4est_transfer_fixed(destFirst, srcFirst, comm, tag, dest, src, size);
-  }
   static Ghost* ghostLayer(Forest* f) { return p4est_ghost_new(f, P4EST_CONNECT_FULL); }
   static void exchangeGhosts(Forest* f, Ghost* g, std::size_t size, void** mirrorData,
                              void* ghostData) {
@@ -121,10 +117,6 @@ struct P4est<3> {
     p8est_balance_ext(f, P8EST_CONNECT_FULL, init, nullptr);
   }
   static void partition(Forest* f, WeightFn weight) { p8est_partition_ext(f, 1, weight); }
-  static void transfer(const p4est_gloidx_t* destFirst, const p4est_gloidx_t* srcFirst,
-                       sc_MPI_Comm comm, int tag, void* dest, const void* src, std::size_t size) {
-    p8est_transfer_fixed(destFirst, srcFirst, comm, tag, dest, src, size);
-  }
   static Ghost* ghostLayer(Forest* f) { return p8est_ghost_new(f, P8EST_CONNECT_FULL); }
   static void exchangeGhosts(Forest* f, Ghost* g, std::size_t size, void** mirrorData,
                              void* ghostData) {

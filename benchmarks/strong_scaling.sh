@@ -5,7 +5,8 @@
 # scheme, and the implicit bump of examples/unstructured on 240 x 80 x 20 hexahedra cut into 2.3M
 # tetrahedra for 30 iterations; without output or the end checkpoint. One row per run: for the
 # patch runs cell-updates/s over the stepping and the summary's time split (the wait for other
-# ranks' ghost values, the regrid); for the implicit run the seconds of iterating.
+# ranks' ghost values, the regrid, and the regrid's own split); for the implicit run the seconds
+# of iterating.
 # Usage: benchmarks/strong_scaling.sh <tessera> <ranks[:exchange]> ...
 #   e.g. benchmarks/strong_scaling.sh build/cuda/tools/tessera/tessera 1 2:staged 2:peer
 # CASES="sod sedov implicit" (the default) picks the cases; the runs' folders go under $WORK (a temporary
@@ -41,6 +42,8 @@ for name in ${CASES:-sod sedov implicit}; do
     rate=$(sed -n 's/.*cell-updates\/s *\([0-9.e+-]*\) over \(.*\) of stepping.*/\1/p' "$log")
     stepping=$(sed -n 's/.*cell-updates\/s *[0-9.e+-]* over \(.*\) of stepping.*/\1/p' "$log")
     split=$(sed -n 's/.*time split *//p' "$log")
+    regrid=$(sed -n 's/.*regrid split *//p' "$log")
+    [ -n "$regrid" ] && split="$split; regrid: $regrid"
     [ "$name" = implicit ] && rate="-" && stepping=$(sed -n 's/^ *iterating *//p' "$log")
     echo "| $name | $ranks | $exchange | $rate | $stepping | $split |"
   done

@@ -459,15 +459,14 @@ private:
   }
 
   // Moves leaves between the ranks so that each holds as many patches as families allow, and
-  // their state with them; returns the state of the new local patches.
+  // their state with them; returns the state of the new local patches. Only the patches that
+  // change rank leave their memory space.
   PatchStore<kDim> partition(const PatchStore<kDim>& state) {
-    const std::size_t stride = layout_.patchStride();
-    std::vector<double> values(std::size_t(state.numPatches()) * stride);
-    state.array().copyToHost(values);
     const std::vector<int> weights(forest_.leaves().size(), 1);
-    const std::vector<double> moved = forest_.partition(weights, values, int(stride));
+    const amr::LeafSplit split = forest_.repartition(weights);
     PatchStore<kDim> arrived(layout_, int(forest_.leaves().size()), solver_.space());
-    arrived.array().copyFromHost(moved);
+    mpi::migrateLeaves(comm(), split.ranges(), state.array().data(), arrived.array().data(),
+                       layout_.patchStride(), solver_.space());
     return arrived;
   }
 

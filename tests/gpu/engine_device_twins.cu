@@ -25,6 +25,14 @@ void fillWithDeviceLoop(double* out, int numPatches, int cellsPerPatch) {
   forEachPatchCellDevice(numPatches, cellsPerPatch, FillBody{out, cellsPerPatch});
 }
 
+void holdDeviceUntilOpened(const int* gate) {
+  const volatile int* flag = gate;
+  forEachPatchCellDevice(1, 1, [=] TESSERA_HOST_DEVICE(int, int) {
+    while (*flag == 0) {
+    }
+  });
+}
+
 void fillWithHostLoop(double* out, int numPatches, int cellsPerPatch) {
   forEachPatchCell(numPatches, cellsPerPatch, FillBody{out, cellsPerPatch});
 }

@@ -15,4 +15,9 @@ void fillWithHostLoop(double* out, int numPatches, int cellsPerPatch);
 void arithmeticOnDevice(const double* a, const double* b, double* quotient, double* inverse,
                         double* root, int n);
 
+// Queues a kernel that holds the device's work queue until *gate, in page-locked host memory
+// (which the device reads through unified addressing), is no longer zero: work queued after it
+// starts when the host opens the gate, whatever else shares the device.
+void holdDeviceUntilOpened(const int* gate);
+
 } // namespace tessera::test

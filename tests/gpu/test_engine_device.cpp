@@ -138,42 +138,56 @@ private:
   int count_ = 0;
 };
 
-// The host clock's reading when the device reaches a point of its work: host work shorter than
-// the device work queued before it ran beside all of it; longer host work ran beside the device
-// work's time only (that time measured on the host with a wait).
+// The host clock's reading when the device reaches a point of its work, the point held behind a
+// gate the host opens: opened after the host's work, the device was busy all along; opened during
+// it, the device got there after the opening and before the host's work ended. A gate, not an
+// amount of queued work, so that tests sharing the device (ctest -j) cannot move the point; the
+// margins allow for the device's clock read a little late on a shared device.
 TEST_F(EngineDevice, DeviceReachedReadsWhenTheDeviceGotThere) {
-  DeviceFills fills(5e-3);
-  Stopwatch wall;
-  fills.queue();
-  synchronizeDevice();
-  const double deviceWork = wall.seconds();
-
+  using Clock = DeviceReached::Clock;
+  PinnedArray<int> gate(1);
+  volatile int& opened = gate.data()[0];
   const auto busyHost = [](double seconds) {
-    const auto start = DeviceReached::Clock::now();
-    while (std::chrono::duration<double>(DeviceReached::Clock::now() - start).count() < seconds) {
+    const auto start = Clock::now();
+    while (std::chrono::duration<double>(Clock::now() - start).count() < seconds) {
     }
   };
-  for (const double hostShare : {0.25, 4.0}) {
-    fills.queue();
+  const auto seconds = [](Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration<double>(to - from).count();
+  };
+  constexpr double kMargin = 20e-3;
+
+  opened = 0;
+  test::holdDeviceUntilOpened(gate.data());
+  {
     const DeviceReached done;
-    const auto start = DeviceReached::Clock::now();
-    busyHost(hostShare * deviceWork);
-    const auto end = DeviceReached::Clock::now();
+    const auto start = Clock::now();
+    busyHost(10e-3);
+    const auto end = Clock::now();
+    busyHost(kMargin);
+    opened = 1;
+    synchronizeDevice();
+    EXPECT_EQ(secondsBeside(done, start, end), seconds(start, end))
+        << "the device got there before the gate opened";
+  }
+
+  opened = 0;
+  test::holdDeviceUntilOpened(gate.data());
+  {
+    const DeviceReached done;
+    const auto start = Clock::now();
+    busyHost(2 * kMargin);
+    const auto opening = Clock::now();
+    opened = 1;
+    busyHost(10 * kMargin);
+    const auto end = Clock::now();
     synchronizeDevice();
     const double beside = secondsBeside(done, start, end);
-    const double host = std::chrono::duration<double>(end - start).count();
-    if (hostShare < 1.0) {
-      EXPECT_EQ(beside, host) << "the device was busy all along";
-    } else {
-      EXPECT_GT(beside, 0.5 * deviceWork) << fills.count() << " fills";
-      EXPECT_LT(beside, 1.5 * deviceWork + 1e-3) << fills.count() << " fills";
-    }
+    EXPECT_GT(beside, seconds(start, opening) - kMargin) << "before the gate opened";
+    EXPECT_LT(beside, seconds(start, end)) << "not within the host's work";
   }
 }
 
-// A new array uploads beside the kernels queued on the device (toDevice, DeviceArray::uploaded:
-// a regrid's plans while the remap kernel runs); a copy into an existing array waits for them, as
-// the kernels that may read it need.
 TEST_F(EngineDevice, NewArraysUploadWithoutWaitingForQueuedKernels) {
   using std::chrono::milliseconds;
   DeviceFills fills(20e-3);

@@ -142,8 +142,11 @@ TYPED_TEST(ForestDistribution, PartitionBalancesWeightsAndMovesLeafValues) {
       weights.push_back(1 + leaf.level); // a deeper patch costs more
     return weights;
   };
-  const std::vector<double> moved =
-      forest.partition(costs(), valuesOf(forest.leaves()), kValuesPerLeaf<Dim>);
+  const std::vector<double> values = valuesOf(forest.leaves());
+  const LeafSplit split = forest.repartition(costs());
+  std::vector<double> moved(forest.leaves().size() * kValuesPerLeaf<Dim>);
+  mpi::migrateLeaves(MPI_COMM_WORLD, split.ranges(), values.data(), moved.data(),
+                     kValuesPerLeaf<Dim>, MemorySpace::Host);
   EXPECT_EQ(moved, valuesOf(forest.leaves())) << "leaf values did not travel with their leaves";
 
   const std::vector<int> mineNow = costs();
@@ -165,7 +168,7 @@ TYPED_TEST(ForestDistribution, GhostLeavesAreTheTouchingLeavesOfOtherRanksAndGet
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const auto owned = adaptedForest<Dim>(MPI_COMM_WORLD);
   Forest<Dim>& forest = *owned;
-  forest.partition(std::vector<int>(forest.leaves().size(), 1), {}, 0);
+  forest.repartition(std::vector<int>(forest.leaves().size(), 1));
   const AllLeaves<Dim> all = gatherLeaves(forest.leaves());
   const int finest = box<Dim>().initialLevel + 1;
 
