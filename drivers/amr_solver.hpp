@@ -245,7 +245,8 @@ private:
   }
 
   // The host's part of an adapt, in the order it runs: the forest adapted to the flags; the remap
-  // plan and (on one rank) the new patches' plans; their halo plans as the back end reads them.
+  // plan, the repartition (several ranks) and the new patches' plans; their halo plans as the back
+  // end reads them.
   static constexpr int kAdaptStages = 3;
 
   // How many steps a regrid's flags come before it, the flagging step included. Beside each
@@ -361,12 +362,13 @@ private:
 
   // An adapt's host part, which needs nothing of the state: the forest adapted to the flags (a
   // forest of its own: until the data moves, the patches step, and a checkpoint saves them, on the
-  // forest they have), the remap plan, and (on one rank) the new patches' plans.
+  // forest they have), the remap plan, on several ranks the adapted forest's repartition, and the
+  // new patches' plans.
   struct PreparedAdapt {
     amr::Forest<kDim> forest;
-    std::vector<PatchPlacement<kDim>> before, after;
+    std::vector<PatchPlacement<kDim>> before, after; // this rank's leaves, before the repartition
     std::vector<RemapOp<kDim>> remap;
-    // One rank: built by planForest; several: after the partition, which moves the leaves.
+    std::optional<amr::LeafSplit> split; // several ranks: where the remapped patches go
     std::optional<ForestPlans> plans;
     std::unique_ptr<typename PatchSolver<PDE>::HaloParts> halo;
   };
@@ -399,22 +401,27 @@ private:
       MPI_Allreduce(MPI_IN_PLACE, &changed, 1, MPI_INT, MPI_LOR, comm());
     if (!changed) // a forest adapts on every rank or on none (Forest::adapted)
       return std::nullopt;
-    return PreparedAdapt{std::move(*adapted), std::move(before), std::move(after), {}, {}, {}};
+    return PreparedAdapt{std::move(*adapted), std::move(before), std::move(after), {}, {}, {}, {}};
   }
 
-  // The remap plan and, on one rank, the adapted forest's plans (several ranks plan after the
-  // partition, which moves the leaves).
+  // The remap plan, on several ranks the adapted forest repartitioned (collective: the leaves
+  // move, their data later), and the adapted forest's plans.
   void planForest(PreparedAdapt& prepared) {
+    {
+      ScopedTimer t(regridTimes_.plans);
+      prepared.remap = buildRemapPlan<kDim>(prepared.before, prepared.after);
+    }
+    if (ranks_ > 1) {
+      ScopedTimer t(regridTimes_.partition);
+      prepared.split =
+          prepared.forest.repartition(std::vector<int>(prepared.forest.leaves().size(), 1));
+    }
     ScopedTimer t(regridTimes_.plans);
-    prepared.remap = buildRemapPlan<kDim>(prepared.before, prepared.after);
-    if (ranks_ == 1)
-      prepared.plans = plansOnForest(prepared.forest);
+    prepared.plans = plansOnForest(prepared.forest);
   }
 
-  // The halo plans of planForest's plans, as the solver's back end reads them (one rank).
+  // The halo plans of planForest's plans, as the solver's back end reads them.
   void planHalos(PreparedAdapt& prepared) {
-    if (!prepared.plans)
-      return;
     ScopedTimer t(regridTimes_.plans);
     prepared.halo = planHalosOf(*prepared.plans);
   }
@@ -432,14 +439,9 @@ private:
       // remesh's wait whatever of it is left.
       state.emplace(solver_.remapped(prepared.remap));
     }
-    if (ranks_ > 1) {
-      {
-        ScopedTimer t(regridTimes_.partition);
-        state.emplace(partition(*state));
-      }
-      ScopedTimer t(regridTimes_.plans);
-      prepared.plans = plansOnForest(forest_);
-      prepared.halo = planHalosOf(*prepared.plans);
+    if (prepared.split) {
+      ScopedTimer t(regridTimes_.partition);
+      state.emplace(migrated(*state, *prepared.split));
     }
     ScopedTimer t(regridTimes_.remesh);
     ForestPlans& plans = *prepared.plans;
@@ -458,12 +460,9 @@ private:
     return solver_.planHalos(std::move(plans.halo), int(plans.geometry.size()), plans.ghosts.count);
   }
 
-  // Moves leaves between the ranks so that each holds as many patches as families allow, and
-  // their state with them; returns the state of the new local patches. Only the patches that
-  // change rank leave their memory space.
-  PatchStore<kDim> partition(const PatchStore<kDim>& state) {
-    const std::vector<int> weights(forest_.leaves().size(), 1);
-    const amr::LeafSplit split = forest_.repartition(weights);
+  // The state of this rank's patches after the repartition `split`, from `state`, that of its
+  // patches before it: only the patches that change rank leave their memory space.
+  PatchStore<kDim> migrated(const PatchStore<kDim>& state, const amr::LeafSplit& split) {
     PatchStore<kDim> arrived(layout_, int(forest_.leaves().size()), solver_.space());
     mpi::migrateLeaves(comm(), split.ranges(), state.array().data(), arrived.array().data(),
                        layout_.patchStride(), solver_.space());

@@ -1,11 +1,11 @@
 // Device twins of the engine's host loops and reductions, compared with the host versions.
 // Skipped where no device is visible. Plain C++: the kernels are in engine_device_twins.cu.
-#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <gtest/gtest.h>
 #include <numeric>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "engine/device_array.hpp"
@@ -106,47 +106,53 @@ TEST_F(EngineDevice, PhaseClockTimesDevicePhasesByEvents) {
   EXPECT_GT(moved.seconds(2), two);
 }
 
-// Device work that the timing tests queue: fills of a 4000-patch array, as many as take `seconds`
-// on the device (20 at least), counted after the module is loaded from the fastest of a few: a
-// test run beside this one on the device (ctest -j) slows some, and counted from a slowed one, the
-// fills queued too little work once the device was this test's alone (seen on an H100).
-class DeviceFills {
+// A gate that holds the device's work queue (test::holdDeviceUntilOpened) until the host opens
+// it: the timing tests hold their points behind it, not behind an amount of queued work, so that
+// tests sharing the device (ctest -j) cannot move them. openAfter opens it from a thread of its
+// own, so that a call that (wrongly or rightly) waits for the queue cannot hang the test.
+class DeviceGate {
 public:
-  explicit DeviceFills(double seconds)
-      : data_(std::size_t(kPatches) * kCells, MemorySpace::Device) {
-    queueOne(); // loads the module
+  using Clock = DeviceReached::Clock;
+  DeviceGate() : flag_(1) {
+    state() = 0;
+    test::holdDeviceUntilOpened(flag_.data());
+  }
+  ~DeviceGate() {
+    open();
+    if (opener_.joinable())
+      opener_.join();
     synchronizeDevice();
-    double fastest = seconds;
-    for (int i = 0; i < 5; ++i) {
-      Stopwatch wall;
-      queueOne();
-      synchronizeDevice();
-      fastest = std::min(fastest, wall.seconds());
-    }
-    count_ = std::max(20, int(std::ceil(seconds / fastest)));
   }
-  void queue() {
-    for (int i = 0; i < count_; ++i)
-      queueOne();
+  DeviceGate(const DeviceGate&) = delete;
+  DeviceGate& operator=(const DeviceGate&) = delete;
+
+  void open() { state() = 1; }
+  void openAfter(std::chrono::milliseconds delay) {
+    opener_ = std::thread([this, delay] {
+      std::this_thread::sleep_for(delay);
+      openedAt_ = Clock::now();
+      open();
+    });
   }
-  int count() const { return count_; }
+  // When openAfter's thread opened the gate (waits for it).
+  Clock::time_point openedAt() {
+    opener_.join();
+    return openedAt_;
+  }
 
 private:
-  static constexpr int kPatches = 4000, kCells = 18 * 18 * 18;
-  void queueOne() { test::fillWithDeviceLoop(data_.data(), kPatches, kCells); }
-  DeviceArray<double> data_;
-  int count_ = 0;
+  volatile int& state() { return flag_.data()[0]; }
+  PinnedArray<int> flag_;
+  std::thread opener_;
+  Clock::time_point openedAt_{};
 };
 
-// The host clock's reading when the device reaches a point of its work, the point held behind a
-// gate the host opens: opened after the host's work, the device was busy all along; opened during
-// it, the device got there after the opening and before the host's work ended. A gate, not an
-// amount of queued work, so that tests sharing the device (ctest -j) cannot move the point; the
-// margins allow for the device's clock read a little late on a shared device.
+// The host clock's reading when the device reaches a point of its work, held behind a gate: opened
+// after the host's work, the device was busy all along; opened during it, the device got there
+// after the opening and before the host's work ended. The margins allow for the device's clock
+// read a little late on a shared device.
 TEST_F(EngineDevice, DeviceReachedReadsWhenTheDeviceGotThere) {
   using Clock = DeviceReached::Clock;
-  PinnedArray<int> gate(1);
-  volatile int& opened = gate.data()[0];
   const auto busyHost = [](double seconds) {
     const auto start = Clock::now();
     while (std::chrono::duration<double>(Clock::now() - start).count() < seconds) {
@@ -156,29 +162,25 @@ TEST_F(EngineDevice, DeviceReachedReadsWhenTheDeviceGotThere) {
     return std::chrono::duration<double>(to - from).count();
   };
   constexpr double kMargin = 20e-3;
-
-  opened = 0;
-  test::holdDeviceUntilOpened(gate.data());
   {
+    DeviceGate gate;
     const DeviceReached done;
     const auto start = Clock::now();
     busyHost(10e-3);
     const auto end = Clock::now();
     busyHost(kMargin);
-    opened = 1;
+    gate.open();
     synchronizeDevice();
     EXPECT_EQ(secondsBeside(done, start, end), seconds(start, end))
         << "the device got there before the gate opened";
   }
-
-  opened = 0;
-  test::holdDeviceUntilOpened(gate.data());
   {
+    DeviceGate gate;
     const DeviceReached done;
     const auto start = Clock::now();
     busyHost(2 * kMargin);
     const auto opening = Clock::now();
-    opened = 1;
+    gate.open();
     busyHost(10 * kMargin);
     const auto end = Clock::now();
     synchronizeDevice();
@@ -188,29 +190,31 @@ TEST_F(EngineDevice, DeviceReachedReadsWhenTheDeviceGotThere) {
   }
 }
 
+// A new array uploads beside the kernels queued on the device (toDevice, DeviceArray::uploaded:
+// a regrid's plans while the remap kernel runs): it returns before the gate in front of it opens.
+// A copy into an existing array waits for them: it returns after.
 TEST_F(EngineDevice, NewArraysUploadWithoutWaitingForQueuedKernels) {
   using std::chrono::milliseconds;
-  DeviceFills fills(20e-3);
   std::vector<int> values(100000);
   std::iota(values.begin(), values.end(), -7);
-
-  fills.queue();
-  const DeviceReached queued;
-  const DeviceArray<int> uploaded = toDevice(values);
-  const auto uploadReturned = DeviceReached::Clock::now();
-  synchronizeDevice();
-  EXPECT_LT(uploadReturned, queued.at() - milliseconds(5))
-      << "the upload waited for the queued kernels";
-  EXPECT_EQ(toHost(uploaded), values);
-
+  {
+    DeviceGate gate;
+    gate.openAfter(milliseconds(500));
+    const DeviceArray<int> uploaded = toDevice(values);
+    const auto uploadReturned = DeviceGate::Clock::now();
+    EXPECT_LT(uploadReturned, gate.openedAt()) << "the upload waited for the queued kernels";
+    synchronizeDevice();
+    EXPECT_EQ(toHost(uploaded), values);
+  }
   DeviceArray<int> existing(values.size(), MemorySpace::Device);
-  fills.queue();
-  const DeviceReached queuedAgain;
-  existing.copyFromHost(values);
-  const auto copyReturned = DeviceReached::Clock::now();
-  synchronizeDevice();
-  EXPECT_GT(copyReturned, queuedAgain.at() - milliseconds(1))
-      << "a copy into an existing array did not wait for the kernels queued before it";
+  {
+    DeviceGate gate;
+    gate.openAfter(milliseconds(50));
+    existing.copyFromHost(values);
+    const auto copyReturned = DeviceGate::Clock::now();
+    EXPECT_GT(copyReturned, gate.openedAt())
+        << "a copy into an existing array did not wait for the kernels queued before it";
+  }
   EXPECT_EQ(toHost(existing), values);
 }
 
