@@ -251,6 +251,24 @@ bool Config::has(const std::string& key) const {
   return find(key) != nullptr;
 }
 
+std::vector<std::string> Config::keysOf(const std::string& key) {
+  const toml::node* n = find(key);
+  if (!n) {
+    checkSections(key);
+    return {};
+  }
+  const toml::table* table = n->as_table();
+  if (!table)
+    fail(ConfigErrorKind::WrongType, key,
+         "expected a table of keys, e.g. " + key + " = { a = 1.0 }");
+  std::vector<std::string> keys;
+  for (const auto& [name, value] : *table)
+    keys.emplace_back(name.str());
+  if (keys.empty())
+    record(key, toml::table{});
+  return keys;
+}
+
 std::string Config::where(const std::string& key) const {
   // The key, or a table it lies in, came from --set (e.g. --set initial.left={density=1}).
   for (const std::string& set : overridden_)

@@ -108,6 +108,10 @@ public:
   std::vector<int> getInts(const std::string& key, std::optional<std::vector<int>> fallback,
                            std::size_t size, Range range = {});
   bool has(const std::string& key) const;
+  // The names of the keys in the table `key`, sorted (none where it is absent; a
+  // WrongType error where it is not a table). Each key is then read by a get*() call; an empty
+  // table counts as read.
+  std::vector<std::string> keysOf(const std::string& key);
 
   // The keys under `prefix` (e.g. "amr") that this case does not use because another setting
   // turns their feature off (`reason`, e.g. "amr.max_level = 0 turns adaptivity off"): not

@@ -8,8 +8,8 @@
 # ranks, the halo exchange by each transport under compute-sanitizer, and the gpu tests four at a
 # time (timings that must hold on a shared GPU).
 # Logs go to $OUT (default: build/gpu-logs). The Debian packages the GPU machine lacks travel in
-# .devdeps (../shared/tools/device-deps.sh, then METIS, which it does not fetch:
-# (cd .devdeps && apt-get download libmetis5 libmetis-dev)).
+# .devdeps (../shared/tools/device-deps.sh, then METIS and muParser, which it does not fetch:
+# (cd .devdeps && apt-get download libmetis5 libmetis-dev libmuparser2v5 libmuparser-dev)).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-build/gpu-logs}

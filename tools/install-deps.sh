@@ -17,7 +17,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   libp4est-dev libmetis-dev
   "$vtk"
-  libtomlplusplus-dev libcli11-dev
+  libtomlplusplus-dev libcli11-dev libmuparser-dev
   libgtest-dev libbenchmark-dev
   python3-matplotlib
   "$@"

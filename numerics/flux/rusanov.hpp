@@ -6,6 +6,7 @@
 #include "engine/backend.hpp"
 #include "physics/axis_flux.hpp"
 #include "physics/conservation_law.hpp"
+#include "physics/optional_members.hpp"
 
 namespace tessera {
 
@@ -25,7 +26,7 @@ TESSERA_INLINE Vec<double, N> rusanovFaceFlux(const Vec<double, N>& qL, const Ve
 template <ConservationLaw PDE>
 TESSERA_INLINE AxisFlux<typename PDE::State> axisFluxOf(const PDE& pde,
                                                         const typename PDE::State& q, int axis) {
-  if constexpr (requires { pde.axisFlux(q, axis); })
+  if constexpr (ProvidesAxisFlux<PDE>)
     return pde.axisFlux(q, axis);
   else
     return {pde.flux(q, axis), pde.maxEigenvalue(q, axis)};
@@ -33,7 +34,7 @@ TESSERA_INLINE AxisFlux<typename PDE::State> axisFluxOf(const PDE& pde,
 template <ConservationLaw PDE>
 TESSERA_INLINE Vec<AxisFlux<typename PDE::State>, PDE::kDim>
 axisFluxesOf(const PDE& pde, const typename PDE::State& q) {
-  if constexpr (requires { pde.axisFluxes(q); }) {
+  if constexpr (ProvidesAxisFluxes<PDE>) {
     return pde.axisFluxes(q);
   } else {
     Vec<AxisFlux<typename PDE::State>, PDE::kDim> all;

@@ -6,13 +6,14 @@
 // but never wrong.
 #include "engine/backend.hpp"
 #include "physics/conservation_law.hpp"
+#include "physics/optional_members.hpp"
 #include "physics/wave_speeds.hpp"
 
 namespace tessera {
 
 template <ConservationLaw PDE>
 TESSERA_INLINE WaveSpeeds waveSpeedsOf(const PDE& pde, const typename PDE::State& q, int axis) {
-  if constexpr (requires { pde.waveSpeeds(q, axis); }) {
+  if constexpr (ProvidesWaveSpeeds<PDE>) {
     return pde.waveSpeeds(q, axis);
   } else {
     const double lambda = pde.maxEigenvalue(q, axis);

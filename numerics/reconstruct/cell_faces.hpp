@@ -12,6 +12,7 @@
 // rarefactions and blasts into near vacuum run on at second order elsewhere.
 #include "engine/backend.hpp"
 #include "physics/conservation_law.hpp"
+#include "physics/optional_members.hpp"
 
 namespace tessera {
 
@@ -33,7 +34,7 @@ TESSERA_INLINE typename PDE::State reconstructedVariables(const PDE& pde,
 
 template <ConservationLaw PDE>
 TESSERA_INLINE bool admissiblePrimitive(const PDE& pde, const typename PDE::State& w) {
-  if constexpr (requires { pde.admissible(w); })
+  if constexpr (ProvidesAdmissible<PDE>)
     return pde.admissible(w);
   else
     return true;

@@ -16,6 +16,7 @@ struct Advection {
   static constexpr int kDim = Dim;
   static constexpr int kNumVars = 1;
   using State = Vec<double, 1>;
+  static constexpr std::array<std::string_view, 1> kOptionalMembers{"waveSpeeds"};
 
   Vec<double, Dim> velocity = Vec<double, Dim>::filled(1.0);
 

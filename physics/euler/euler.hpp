@@ -23,6 +23,11 @@ struct Euler {
   static constexpr int kMomentum = 1; // first momentum component; axis a is kMomentum + a
   static constexpr int kEnergy = Dim + 1;
   using State = Vec<double, kNumVars>;
+  // Checked at compile time against what is found (physics/optional_members.hpp).
+  static constexpr std::array<std::string_view, 5> kOptionalMembers{
+      "waveSpeeds", "admissible", "maxEigenvalueAllAxes", "axisFlux", "axisFluxes"};
+  // The primitive variables that must stay positive (physics/state_check.hpp).
+  static constexpr std::array<std::string_view, 2> kPositiveVariables{"density", "pressure"};
 
   double gamma = 1.4;
 

@@ -3,6 +3,7 @@
 // host and device updates.
 #include "engine/backend.hpp"
 #include "physics/conservation_law.hpp"
+#include "physics/optional_members.hpp"
 
 namespace tessera::detail {
 
@@ -10,7 +11,7 @@ namespace tessera::detail {
 // it computes that more cheaply than Dim separate calls (Euler shares one sound speed).
 template <ConservationLaw PDE>
 TESSERA_INLINE double maxEigenvalueAllAxes(const PDE& pde, const typename PDE::State& s) {
-  if constexpr (requires { pde.maxEigenvalueAllAxes(s); }) {
+  if constexpr (ProvidesMaxEigenvalueAllAxes<PDE>) {
     return pde.maxEigenvalueAllAxes(s);
   } else {
     double lambda = 0.0;

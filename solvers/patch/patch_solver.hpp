@@ -27,6 +27,7 @@
 // update's (StepTimes).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <mpi.h>
 #include <optional>
@@ -59,7 +60,9 @@
 #include "patches/remap_plan.hpp"
 #include "patches/uniform_patch_grid.hpp"
 #include "physics/conservation_law.hpp"
+#include "physics/optional_members.hpp"
 #include "physics/shipped_systems.hpp"
+#include "physics/state_check.hpp"
 #include "solvers/patch/boundary_hook.hpp"
 #include "solvers/patch/host_patch_backend.hpp"
 #include "solvers/patch/patch_backend.hpp"
@@ -105,6 +108,11 @@ ReflectionParity reflectionParityOf() {
 
 template <ConservationLaw PDE>
 class PatchSolver {
+  static_assert(declaredOptionalMembersProvided<PDE>(),
+                "the system lists in kOptionalMembers a member it does not provide with the "
+                "signature physics/optional_members.hpp looks for (misspelled, or another "
+                "signature): without the check its fallback would run silently");
+
 public:
   static constexpr int kDim = PDE::kDim;
   using State = typename PDE::State;
@@ -270,7 +278,7 @@ public:
     try {
       dt = backend_->timeStep(cfl_, patchLambda_.data(), [this] { fillHalosAhead(); });
     } catch (const UnphysicalStateError& e) {
-      problem = e.what();
+      problem = unphysicalCell().value_or(e.what());
     }
     clock_.settle(stepped); // the device has passed them to give dt: no wait here
     if (ranks_ > 1) {
@@ -426,6 +434,31 @@ public:
   }
 
 private:
+  // The first owned cell whose own state is unphysical, its position and what fails
+  // (physics/state_check.hpp): "patch 3 cell (4, 7) at (0.281, 0.469): pressure -0.02"; none
+  // where every cell is physical (an eigenvalue of a halo's boundary state failed).
+  std::optional<std::string> unphysicalCell() {
+    const PatchStore<kDim>& state = hostState();
+    for (int p = 0; p < numPatches(); ++p)
+      for (int n = 0; n < layout_.interiorCells(); ++n) {
+        const CellIndex<kDim> c = layout_.interiorCell(n);
+        State q;
+        for (int v = 0; v < PDE::kNumVars; ++v)
+          q[v] = state.at(p, v, c);
+        const std::string failed = unphysicalQuantity(pde_, q);
+        if (failed.empty())
+          continue;
+        std::string cell = "patch " + std::to_string(p) + " cell (", at = ") at (";
+        for (int a = 0; a < kDim; ++a) {
+          char x[32];
+          std::snprintf(x, sizeof x, "%g", geometry_[std::size_t(p)].cellCenter(a, c[a]));
+          cell += (a ? ", " : "") + std::to_string(c[a]);
+          at += (a ? ", " : "") + std::string(x);
+        }
+        return cell + at + "): " + failed;
+      }
+    return std::nullopt;
+  }
   // The back end of this solver's memory space; a device one needs a device build and a visible
   // GPU (requireDevice throws, saying which is missing).
   std::unique_ptr<PatchBackend<PDE>> makeBackend() const {

@@ -21,8 +21,7 @@ double stableTimeStep(double cfl, std::span<const double> patchLambda,
     const double lambda = patchLambda[p];
     if (!std::isfinite(lambda) || lambda < 0.0)
       throw UnphysicalStateError("patch " + std::to_string(p) + ": largest eigenvalue is " +
-                                 std::to_string(lambda) +
-                                 " (negative density or pressure, or a non-finite value)");
+                                 std::to_string(lambda) + " (of its cells or its halo's)");
     if (lambda > 0.0)
       dtMin = std::fmin(dtMin, geometry[p].minSpacing() / lambda);
   }

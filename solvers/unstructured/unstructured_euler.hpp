@@ -34,6 +34,7 @@
 #include "engine/require_device.hpp"
 #include "engine/unstructured/mesh.hpp"
 #include "numerics/time/runge_kutta.hpp"
+#include "physics/state_check.hpp"
 #include "solvers/unphysical_state.hpp"
 #include "solvers/unstructured/mesh_loop_plan.hpp"
 #include "solvers/unstructured/mesh_loops.hpp"
@@ -557,10 +558,10 @@ private:
   }
 
   // The error path of stableDt. It names the first cell whose own state fails and the quantity
-  // that does: a conserved variable that is not finite, then density, then pressure. A cell's
-  // step bound also fails where only a neighbour's state (or a boundary's outer state) does, so
-  // the bound alone does not say which cell is at fault; where no state fails, the cell with the
-  // smallest bound and its wave-speed sum are named.
+  // that does (physics/state_check.hpp: a conserved variable that is not finite, then density,
+  // then pressure). A cell's step bound also fails where only a neighbour's state (or a
+  // boundary's outer state) does, so the bound alone does not say which cell is at fault; where
+  // no state fails, the cell with the smallest bound and its wave-speed sum are named.
   [[noreturn]] void throwUnphysical() const {
     const std::vector<double>& q = hostState();
     char message[320];
@@ -568,7 +569,7 @@ private:
       State s;
       for (int v = 0; v < kNumVars; ++v)
         s[v] = q[kNumVars * c + std::size_t(v)];
-      const std::string failed = unphysicalQuantity(s);
+      const std::string failed = unphysicalQuantity(pde_, s);
       if (failed.empty())
         continue;
       const auto& x = mesh_.cellCentroid[c];
@@ -586,26 +587,6 @@ private:
                   "state is not a gas)",
                   c, x[0], x[1], x[2], sums[c]);
     throw UnphysicalStateError(message);
-  }
-
-  // "density -0.02", "pressure -3.1e-05", "momentum_y nan", or "" for a state that is a gas.
-  std::string unphysicalQuantity(const State& s) const {
-    const auto names = Euler<3>::conservedNames();
-    char text[96];
-    for (int v = 0; v < kNumVars; ++v)
-      if (!std::isfinite(s[v])) {
-        std::snprintf(text, sizeof text, "%s %g", std::string(names[std::size_t(v)]).c_str(), s[v]);
-        return text;
-      }
-    if (!(s[Euler<3>::kDensity] > 0.0)) {
-      std::snprintf(text, sizeof text, "density %g", s[Euler<3>::kDensity]);
-      return text;
-    }
-    if (const double p = pde_.pressure(s); !(p > 0.0) || !std::isfinite(p)) {
-      std::snprintf(text, sizeof text, "pressure %g (density %g)", p, s[Euler<3>::kDensity]);
-      return text;
-    }
-    return {};
   }
 
   Euler<3> pde_;

@@ -167,7 +167,8 @@ TEST(AmrOnDevice, EverySchemeEqualsHost3D) {
   expectEverySchemeEqualsHost<3>();
 }
 
-// A negative density on the device is reported like on the host, naming the patch.
+// A negative density on the device is reported like on the host (test_unphysical_message.cpp),
+// naming the patch, the cell, its centre and the value.
 TEST(AmrOnDevice, UnphysicalStateIsReported) {
   if (!deviceAvailable())
     GTEST_SKIP() << "no device";
@@ -183,7 +184,9 @@ TEST(AmrOnDevice, UnphysicalStateIsReported) {
     solver.stableDt();
     FAIL() << "no error for a negative density";
   } catch (const UnphysicalStateError& e) {
-    EXPECT_NE(std::string(e.what()).find("patch 3"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("patch 3 cell (0, 0) at (0.53125, 0.53125): density -1"),
+              std::string::npos)
+        << e.what();
   }
 }
 

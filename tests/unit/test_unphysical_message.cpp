@@ -1,13 +1,17 @@
-// The unstructured solver's unphysical-state error names the cell whose own state fails and the
-// quantity that does, with its value: a cell's step bound also fails where only a neighbour's
-// state does, so the bound alone would blame a sound cell beside the bad one (it did: "negative
-// density or pressure" above a positive, finite density and pressure).
+// The unphysical-state errors name the cell whose own state fails and the quantity that does,
+// with its value (physics/state_check.hpp). On the unstructured mesh a cell's step bound also
+// fails where only a neighbour's state does, so the bound alone would blame a sound cell beside
+// the bad one (it did: "negative density or pressure" above a positive, finite density and
+// pressure).
 #include <cmath>
 #include <gtest/gtest.h>
 #include <limits>
 #include <string>
 
 #include "engine/unstructured/box_mesh.hpp"
+#include "physics/advection/advection.hpp"
+#include "physics/state_check.hpp"
+#include "solvers/patch/patch_solver.hpp"
 #include "solvers/unphysical_state.hpp"
 #include "solvers/unstructured/unstructured_euler.hpp"
 
@@ -62,6 +66,38 @@ TEST(UnphysicalMessage, NamesTheVariableThatIsNotFinite) {
       messageFor({{1.0, 0.0, std::numeric_limits<double>::quiet_NaN(), 0.0, 2.0}});
   EXPECT_NE(m.find(lastCell()), std::string::npos) << m;
   EXPECT_NE(m.find("momentum_y nan"), std::string::npos) << m;
+}
+
+// The patch solver names the first cell whose own state fails, its centre and the value: the
+// upper-right patch of a 2 x 2 patch grid of 8^2 cells holds a negative density (the device's
+// twin in test_amr_device.cpp).
+TEST(UnphysicalMessage, PatchSolverNamesTheCellItsCentreAndTheValue) {
+  const UniformPatchGrid<2> grid(PatchLayout<2>{8, 1, 4}, {{2, 2}}, {{0, 0}}, {{1, 1}});
+  PatchSolver<Euler<2>> solver(Euler<2>{}, grid, DomainBoundary<2>::all(BoundaryKind::Outflow), 0.4,
+                               MemorySpace::Host);
+  const Euler<2> pde;
+  solver.initialise([&](const Vec<double, 2>& x) {
+    const double rho = x[0] > 0.5 && x[1] > 0.5 ? -1.0 : 1.0;
+    return pde.toConserved({{rho, 0.0, 0.0, 1.0}});
+  });
+  try {
+    solver.stableDt();
+    FAIL() << "no error for a negative density";
+  } catch (const UnphysicalStateError& e) {
+    EXPECT_NE(std::string(e.what()).find("patch 3 cell (0, 0) at (0.53125, 0.53125): density -1"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// A system that declares no positive variables is judged by finiteness and its eigenvalues only,
+// and the message names the failing quantity by the system's own names.
+TEST(UnphysicalMessage, ASystemWithoutPositiveVariablesIsJudgedByFinitenessAndEigenvalues) {
+  Advection<2> pde;
+  EXPECT_EQ(unphysicalQuantity(pde, {{-3.0}}), "") << "a negative scalar is physical";
+  EXPECT_EQ(unphysicalQuantity(pde, {{std::nan("")}}), "scalar nan");
+  pde.velocity = {{1.0, std::numeric_limits<double>::infinity()}};
+  EXPECT_EQ(unphysicalQuantity(pde, {{1.0}}), "largest eigenvalue along axis 1 inf");
 }
 
 } // namespace

@@ -10,7 +10,9 @@
 #include "drivers/step_toward.hpp"
 #include "engine/timer.hpp"
 #include "io/config.hpp"
+#include "io/expression_initial.hpp"
 #include "io/run_log.hpp"
+#include "physics/optional_members.hpp"
 #include "physics/shipped_systems.hpp"
 #include "solvers/unphysical_state.hpp"
 #include "tools/tessera/case_reader.hpp"
@@ -75,6 +77,20 @@ std::pair<AmrSettings, amr::IndicatorCriterion> readAmr(Config& cfg) {
   if (kind == "loehner")
     criterion.filter = cfg.getDouble("amr.filter", 0.01, io::Range::closed(0.0, 1.0));
   return {settings, criterion};
+}
+
+// What `info` says of a system's optional members (physics/optional_members.hpp): the ones it
+// provides, and what runs in place of the others.
+template <ConservationLaw PDE>
+std::string describeOptionalMembers() {
+  std::string provided, missing;
+  for (const OptionalMember& m : optionalMembers<PDE>()) {
+    std::string& list = m.provided ? provided : missing;
+    list += (list.empty() ? "" : ", ") + std::string(m.name) + " (" +
+            std::string(m.provided ? m.serves : m.fallback) + (m.provided ? ")" : " in its place)");
+  }
+  return "provides " + (provided.empty() ? std::string("none of the optional members") : provided) +
+         (missing.empty() ? "" : "; without " + missing);
 }
 
 // Runs a case: makeInitial(layout, geometry) gives the initial state of a mesh; or, with
@@ -143,6 +159,8 @@ int simulate(Config& cfg, const RunRequest& request, RunTotals* totals, PDE pde,
       std::printf("tessera: memory at the start: about %s a rank, of %s available to each\n",
                   gigabytes(patchRunBytes(size) / ranks).c_str(),
                   gigabytes(availableBytesPerRank(MPI_COMM_WORLD)).c_str());
+      std::printf("tessera: physics.system = %s %s\n", PDE::kName,
+                  describeOptionalMembers<PDE>().c_str());
       if (resumed)
         std::printf("tessera: it would continue from %s at step %lld, t = %.17g\n",
                     request.restart->string().c_str(), resumed->step, resumed->time);
@@ -300,97 +318,117 @@ auto fixedInitial(Initial ic) {
   return [ic](const auto&, const auto&) { return ic; };
 }
 
-template <int Dim>
-int runEuler(Config& cfg, const RunRequest& request, RunTotals* totals) {
-  Euler<Dim> pde;
-  pde.gamma = cfg.getDouble("physics.gamma", 1.4, io::Range{1.0, 10.0, true, false});
-  const PatchScheme scheme = readScheme<Euler<Dim>>(cfg);
-  UniformPatchGrid<Dim> grid = readGrid<Dim>(cfg, Euler<Dim>::kNumVars, scheme.spatial.halo());
-  const DomainBoundary<Dim> boundary = readBoundary<Dim>(cfg, [&] {
-    const auto q = pde.toConserved(readEulerPrimitive<Dim>(cfg, "boundary.inflow"));
-    return std::vector<double>(q.v, q.v + Euler<Dim>::kNumVars);
-  });
+// Each shipped system's case: its parameters, boundary inflow and initial states as the case file
+// gives them. A system added to TESSERA_SHIPPED_SYSTEMS without one does not compile (runCase).
+template <template <int> class System>
+struct ShippedCase;
 
-  const std::string type = cfg.getChoice(
-      "initial.type", std::nullopt, {"sedov", "riemann", "pulse", "vortex", "kelvin_helmholtz"});
-  if (type == "sedov") {
-    SedovBlast<Dim> ic;
-    ic.pde = pde;
-    std::vector<double> mid(Dim);
-    double maxDx = 0.0;
-    for (int a = 0; a < Dim; ++a) {
-      mid[a] = 0.5 * (grid.lower()[a] + grid.upper()[a]);
-      maxDx = std::max(maxDx, grid.cellSize(a));
+template <>
+struct ShippedCase<Euler> {
+  template <int Dim>
+  static int run(Config& cfg, const RunRequest& request, RunTotals* totals) {
+    Euler<Dim> pde;
+    pde.gamma = cfg.getDouble("physics.gamma", 1.4, io::Range{1.0, 10.0, true, false});
+    const PatchScheme scheme = readScheme<Euler<Dim>>(cfg);
+    UniformPatchGrid<Dim> grid = readGrid<Dim>(cfg, Euler<Dim>::kNumVars, scheme.spatial.halo());
+    const DomainBoundary<Dim> boundary = readBoundary<Dim>(cfg, [&] {
+      const auto q = pde.toConserved(readEulerPrimitive<Dim>(cfg, "boundary.inflow"));
+      return std::vector<double>(q.v, q.v + Euler<Dim>::kNumVars);
+    });
+
+    const std::string type =
+        cfg.getChoice("initial.type", std::nullopt,
+                      {"sedov", "riemann", "pulse", "vortex", "kelvin_helmholtz", "expression"});
+    if (type == "expression")
+      return simulate(cfg, request, totals, pde, scheme,
+                      fixedInitial(io::readExpressionInitial(cfg, pde)), grid, boundary);
+    if (type == "sedov") {
+      SedovBlast<Dim> ic;
+      ic.pde = pde;
+      std::vector<double> mid(Dim);
+      double maxDx = 0.0;
+      for (int a = 0; a < Dim; ++a) {
+        mid[a] = 0.5 * (grid.lower()[a] + grid.upper()[a]);
+        maxDx = std::max(maxDx, grid.cellSize(a));
+      }
+      ic.energy = cfg.getDouble("initial.energy", 1.0, io::Range::positive());
+      ic.density = cfg.getDouble("initial.density", 1.0, io::Range::positive());
+      ic.pressure = cfg.getDouble("initial.pressure", 1e-5, io::Range::positive());
+      ic.centre = toVec<Dim>(cfg.getDoubles("initial.center", mid, Dim));
+      // Inside the domain a cell centre always lies within the deposit radius (placeOn).
+      for (int a = 0; a < Dim; ++a)
+        if (!(ic.centre[a] >= grid.lower()[a] && ic.centre[a] <= grid.upper()[a]))
+          cfg.fail(ConfigErrorKind::OutOfRange, "initial.center",
+                   "must lie in the domain, from mesh.lower to mesh.upper");
+      // 3.5 cells of the finest level by default.
+      const int finest = cfg.getInt("amr.max_level", 0, io::Range::closed(0, 12));
+      ic.radius =
+          cfg.getDouble("initial.radius", 3.5 * maxDx / (1 << finest), io::Range::positive());
+      return simulate(
+          cfg, request, totals, pde, scheme,
+          [ic](const PatchLayout<Dim>& layout,
+               std::span<const PatchGeometry<Dim>> geometry) mutable {
+            ic.placeOn(layout, geometry, MPI_COMM_WORLD);
+            return ic;
+          },
+          grid, boundary);
+    } else if (type == "vortex") {
+      IsentropicVortex<Dim> ic;
+      ic.pde = pde;
+      std::vector<double> mid(Dim);
+      for (int a = 0; a < Dim; ++a)
+        mid[a] = 0.5 * (grid.lower()[a] + grid.upper()[a]);
+      ic.centre = toVec<Dim>(cfg.getDoubles("initial.center", mid, Dim));
+      ic.strength = cfg.getDouble("initial.strength", 5.0, io::Range::closed(0.0, 10.0));
+      ic.velocity =
+          toVec<Dim>(cfg.getDoubles("initial.velocity", std::vector<double>(Dim, 0.0), Dim));
+      return simulate(cfg, request, totals, pde, scheme, fixedInitial(ic), grid, boundary);
+    } else if (type == "kelvin_helmholtz") {
+      KelvinHelmholtz<Dim> ic;
+      ic.pde = pde;
+      ic.inner = cfg.getDouble("initial.inner_density", 2.0, io::Range::positive());
+      ic.outer = cfg.getDouble("initial.outer_density", 1.0, io::Range::positive());
+      ic.shear = cfg.getDouble("initial.shear", 1.0);
+      ic.pressure = cfg.getDouble("initial.pressure", 2.5, io::Range::positive());
+      ic.amplitude = cfg.getDouble("initial.amplitude", 0.01);
+      return simulate(cfg, request, totals, pde, scheme, fixedInitial(ic), grid, boundary);
+    } else if (type == "riemann") {
+      const RiemannProblem<Dim> ic = readRiemann<Dim>(cfg, pde, grid.lower(), grid.upper());
+      return simulate(cfg, request, totals, pde, scheme, fixedInitial(ic), grid, boundary);
+    } else {
+      EulerPulse<Dim> ic;
+      ic.pde = pde;
+      ic.pulse = readPulse<Dim>(cfg, grid);
+      if (ic.pulse.background + std::min(ic.pulse.amplitude, 0.0) <= 0.0)
+        cfg.fail(ConfigErrorKind::Inconsistent, "initial.amplitude",
+                 "the density background + amplitude must stay positive");
+      ic.velocity =
+          toVec<Dim>(cfg.getDoubles("initial.velocity", std::vector<double>(Dim, 0.0), Dim));
+      ic.pressure = cfg.getDouble("initial.pressure", 1.0, io::Range::positive());
+      return simulate(cfg, request, totals, pde, scheme, fixedInitial(ic), grid, boundary);
     }
-    ic.energy = cfg.getDouble("initial.energy", 1.0, io::Range::positive());
-    ic.density = cfg.getDouble("initial.density", 1.0, io::Range::positive());
-    ic.pressure = cfg.getDouble("initial.pressure", 1e-5, io::Range::positive());
-    ic.centre = toVec<Dim>(cfg.getDoubles("initial.center", mid, Dim));
-    // Inside the domain a cell centre always lies within the deposit radius (placeOn).
-    for (int a = 0; a < Dim; ++a)
-      if (!(ic.centre[a] >= grid.lower()[a] && ic.centre[a] <= grid.upper()[a]))
-        cfg.fail(ConfigErrorKind::OutOfRange, "initial.center",
-                 "must lie in the domain, from mesh.lower to mesh.upper");
-    // 3.5 cells of the finest level by default.
-    const int finest = cfg.getInt("amr.max_level", 0, io::Range::closed(0, 12));
-    ic.radius = cfg.getDouble("initial.radius", 3.5 * maxDx / (1 << finest), io::Range::positive());
-    return simulate(
-        cfg, request, totals, pde, scheme,
-        [ic](const PatchLayout<Dim>& layout, std::span<const PatchGeometry<Dim>> geometry) mutable {
-          ic.placeOn(layout, geometry, MPI_COMM_WORLD);
-          return ic;
-        },
-        grid, boundary);
-  } else if (type == "vortex") {
-    IsentropicVortex<Dim> ic;
-    ic.pde = pde;
-    std::vector<double> mid(Dim);
-    for (int a = 0; a < Dim; ++a)
-      mid[a] = 0.5 * (grid.lower()[a] + grid.upper()[a]);
-    ic.centre = toVec<Dim>(cfg.getDoubles("initial.center", mid, Dim));
-    ic.strength = cfg.getDouble("initial.strength", 5.0, io::Range::closed(0.0, 10.0));
-    ic.velocity =
-        toVec<Dim>(cfg.getDoubles("initial.velocity", std::vector<double>(Dim, 0.0), Dim));
-    return simulate(cfg, request, totals, pde, scheme, fixedInitial(ic), grid, boundary);
-  } else if (type == "kelvin_helmholtz") {
-    KelvinHelmholtz<Dim> ic;
-    ic.pde = pde;
-    ic.inner = cfg.getDouble("initial.inner_density", 2.0, io::Range::positive());
-    ic.outer = cfg.getDouble("initial.outer_density", 1.0, io::Range::positive());
-    ic.shear = cfg.getDouble("initial.shear", 1.0);
-    ic.pressure = cfg.getDouble("initial.pressure", 2.5, io::Range::positive());
-    ic.amplitude = cfg.getDouble("initial.amplitude", 0.01);
-    return simulate(cfg, request, totals, pde, scheme, fixedInitial(ic), grid, boundary);
-  } else if (type == "riemann") {
-    const RiemannProblem<Dim> ic = readRiemann<Dim>(cfg, pde, grid.lower(), grid.upper());
-    return simulate(cfg, request, totals, pde, scheme, fixedInitial(ic), grid, boundary);
-  } else {
-    EulerPulse<Dim> ic;
-    ic.pde = pde;
-    ic.pulse = readPulse<Dim>(cfg, grid);
-    if (ic.pulse.background + std::min(ic.pulse.amplitude, 0.0) <= 0.0)
-      cfg.fail(ConfigErrorKind::Inconsistent, "initial.amplitude",
-               "the density background + amplitude must stay positive");
-    ic.velocity =
-        toVec<Dim>(cfg.getDoubles("initial.velocity", std::vector<double>(Dim, 0.0), Dim));
-    ic.pressure = cfg.getDouble("initial.pressure", 1.0, io::Range::positive());
+  }
+};
+
+template <>
+struct ShippedCase<Advection> {
+  template <int Dim>
+  static int run(Config& cfg, const RunRequest& request, RunTotals* totals) {
+    Advection<Dim> pde;
+    pde.velocity =
+        toVec<Dim>(cfg.getDoubles("physics.velocity", std::vector<double>(Dim, 1.0), Dim));
+    const PatchScheme scheme = readScheme<Advection<Dim>>(cfg);
+    UniformPatchGrid<Dim> grid = readGrid<Dim>(cfg, 1, scheme.spatial.halo());
+    const DomainBoundary<Dim> boundary = readBoundary<Dim>(cfg, [&] {
+      return std::vector<double>{cfg.getDouble("boundary.inflow.value", std::nullopt)};
+    });
+    if (cfg.getChoice("initial.type", std::nullopt, {"pulse", "expression"}) == "expression")
+      return simulate(cfg, request, totals, pde, scheme,
+                      fixedInitial(io::readExpressionInitial(cfg, pde)), grid, boundary);
+    ScalarPulse<Dim> ic{readPulse<Dim>(cfg, grid)};
     return simulate(cfg, request, totals, pde, scheme, fixedInitial(ic), grid, boundary);
   }
-}
-
-template <int Dim>
-int runAdvection(Config& cfg, const RunRequest& request, RunTotals* totals) {
-  Advection<Dim> pde;
-  pde.velocity = toVec<Dim>(cfg.getDoubles("physics.velocity", std::vector<double>(Dim, 1.0), Dim));
-  const PatchScheme scheme = readScheme<Advection<Dim>>(cfg);
-  UniformPatchGrid<Dim> grid = readGrid<Dim>(cfg, 1, scheme.spatial.halo());
-  const DomainBoundary<Dim> boundary = readBoundary<Dim>(cfg, [&] {
-    return std::vector<double>{cfg.getDouble("boundary.inflow.value", std::nullopt)};
-  });
-  cfg.getChoice("initial.type", std::nullopt, {"pulse"});
-  ScalarPulse<Dim> ic{readPulse<Dim>(cfg, grid)};
-  return simulate(cfg, request, totals, pde, scheme, fixedInitial(ic), grid, boundary);
-}
+};
 
 } // namespace
 
@@ -404,9 +442,13 @@ int runCase(const RunRequest& request, RunTotals* totals) {
   const std::string system = cfg.getChoice(
       "physics.system", Euler<2>::kName,
       std::vector<std::string>(std::begin(kShippedSystemNames), std::end(kShippedSystemNames)));
-  if (system == Euler<2>::kName)
-    return dim == 2 ? runEuler<2>(cfg, request, totals) : runEuler<3>(cfg, request, totals);
-  return dim == 2 ? runAdvection<2>(cfg, request, totals) : runAdvection<3>(cfg, request, totals);
+#define TESSERA_RUN_IF_CHOSEN(System)                                                              \
+  if (system == System<2>::kName)                                                                  \
+    return dim == 2 ? ShippedCase<System>::run<2>(cfg, request, totals)                            \
+                    : ShippedCase<System>::run<3>(cfg, request, totals);
+  TESSERA_SHIPPED_SYSTEMS(TESSERA_RUN_IF_CHOSEN)
+#undef TESSERA_RUN_IF_CHOSEN
+  throw std::logic_error("runCase: physics.system = " + system + " has no case");
 }
 
 } // namespace tessera::cli
