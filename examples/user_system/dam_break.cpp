@@ -2,11 +2,11 @@
 // (find_package(Tessera), CMakeLists.txt beside this file): still water 2 deep left of x = 0.5
 // and 1 deep right of it, walls all round, two levels of refinement following the bore and the
 // rarefaction (Loehner on depth), second order (PLM with van Leer's limiter, HLLE with the
-// system's wave speeds, SSP-RK2). The program checks what the
-// exact solution guarantees whatever the resolution, and exits 1 where one fails: the water's
-// volume stays what it was (walls: nothing leaves), the depth stays within [1, 2], and the bore
-// has run right of x = 0.5 + t sqrt(g) (the still water's wave speed) by t = 0.05; and the finest
-// level still follows the waves then.
+// system's wave speeds, SSP-RK2). The program checks what the exact solution guarantees whatever
+// the resolution, and exits 1 where one fails: the water's volume stays what it was (walls:
+// nothing leaves), the depth stays within [1, 2], and the bore has run right of
+// x = 0.5 + t sqrt(g) (the still water's wave speed) by t = 0.05; and that the finest level still
+// follows the waves then.
 #include <cmath>
 #include <cstdio>
 #include <mpi.h>
