@@ -17,7 +17,6 @@ namespace {
 
 // A scalar carried at speed 2 with no optional member.
 struct Bare {
-  static constexpr const char* kName = "bare";
   static constexpr int kDim = 2;
   static constexpr int kNumVars = 1;
   using State = Vec<double, 1>;
