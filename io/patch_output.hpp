@@ -10,10 +10,10 @@
 
 #include "io/output_fields.hpp"
 #include "io/vtk_output.hpp"
-#include "numerics/reconstruct/cell_faces.hpp"
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_store.hpp"
 #include "physics/conservation_law.hpp"
+#include "physics/state_check.hpp"
 
 namespace tessera::io {
 
@@ -109,8 +109,8 @@ std::vector<CellField> allVariableFields(const PDE& pde, const PatchStore<PDE::k
 }
 
 // For the diagnostic output of a run that became unphysical: 1 in every interior cell whose
-// state is not admissible (a non-finite value, density or pressure at or below zero, a non-finite
-// wave speed), 0 elsewhere.
+// state is unphysical as the error message judges it (physics/state_check.hpp: a non-finite
+// value, one of the system's positive variables at or below zero, a bad eigenvalue), 0 elsewhere.
 template <ConservationLaw PDE>
 CellField unphysicalCells(const PDE& pde, const PatchStore<PDE::kDim>& store) {
   const auto& layout = store.layout();
@@ -118,15 +118,9 @@ CellField unphysicalCells(const PDE& pde, const PatchStore<PDE::kDim>& store) {
   for (int p = 0; p < store.numPatches(); ++p)
     for (int n = 0; n < layout.interiorCells(); ++n) {
       typename PDE::State q;
-      bool finite = true;
-      for (int v = 0; v < PDE::kNumVars; ++v) {
+      for (int v = 0; v < PDE::kNumVars; ++v)
         q[v] = store.at(p, v, layout.interiorCell(n));
-        finite = finite && std::isfinite(q[v]);
-      }
-      bool admissible = finite && admissiblePrimitive(pde, pde.toPrimitive(q));
-      for (int a = 0; a < PDE::kDim && admissible; ++a)
-        admissible = std::isfinite(pde.maxEigenvalue(q, a));
-      marked.values.push_back(admissible ? 0.0 : 1.0);
+      marked.values.push_back(unphysicalQuantity(pde, q).empty() ? 0.0 : 1.0);
     }
   return marked;
 }
