@@ -43,7 +43,7 @@ PositionExpression::PositionExpression(const std::string& text, int dim,
 }
 
 double PositionExpression::operator()(const double* x) const {
-  const int thread = omp_in_parallel() ? omp_get_thread_num() : 0;
+  const int thread = omp_get_thread_num(); // 0 outside a parallel region
   Compiled& c = *perThread_->at(std::size_t(thread));
   for (int a = 0; a < dim_; ++a)
     c.x[a] = x[a];
