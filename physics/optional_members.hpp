@@ -48,6 +48,30 @@ concept ProvidesAxisFluxes = requires(const P& pde, const typename P::State& q) 
   { pde.axisFluxes(q) } -> std::same_as<Vec<AxisFlux<typename P::State>, P::kDim>>;
 };
 
+// Source terms: dQ/dt + sum_a dF_a/dx_a = source(q, x, t), added in every stage (else none).
+template <class P>
+concept ProvidesSource = requires(const P& pde, const typename P::State& q,
+                                  const Vec<double, P::kDim>& x, double t) {
+  { pde.source(q, x, t) } -> std::same_as<typename P::State>;
+};
+
+// Whether this instance's source is on (else always, where the system has one): a system whose
+// source is a run's choice (Euler's gravity) runs no source pass where it is off.
+template <class P>
+concept ProvidesHasSource = requires(const P& pde) {
+  { pde.hasSource() } -> std::same_as<bool>;
+};
+
+template <class P>
+bool sourceActive(const P& pde) {
+  if constexpr (!ProvidesSource<P>)
+    return false;
+  else if constexpr (ProvidesHasSource<P>)
+    return pde.hasSource();
+  else
+    return true;
+}
+
 // One optional member: its name, what it serves, what runs without it, and whether P has it.
 struct OptionalMember {
   std::string_view name, serves, fallback;
@@ -55,7 +79,7 @@ struct OptionalMember {
 };
 
 template <class P>
-constexpr std::array<OptionalMember, 5> optionalMembers() {
+constexpr std::array<OptionalMember, 7> optionalMembers() {
   return {{
       {"waveSpeeds", "HLLE's signal speeds", "-+ maxEigenvalue (as diffusive as Rusanov)",
        ProvidesWaveSpeeds<P>},
@@ -66,6 +90,8 @@ constexpr std::array<OptionalMember, 5> optionalMembers() {
       {"axisFlux", "the Rusanov flux", "flux and maxEigenvalue", ProvidesAxisFlux<P>},
       {"axisFluxes", "the Rusanov flux on every axis", "axisFlux along each axis",
        ProvidesAxisFluxes<P>},
+      {"source", "source terms, added in every stage", "no source terms", ProvidesSource<P>},
+      {"hasSource", "whether a run's source is on", "the source always on", ProvidesHasSource<P>},
   }};
 }
 

@@ -219,6 +219,58 @@ struct KelvinHelmholtz {
   }
 };
 
+// An isothermal atmosphere at rest under Euler's gravity g: p = a^2 rho with a^2 = p0 / rho0, and
+// rho = rho0 exp(g.x / a^2), rho0 and p0 at x = 0; hydrostatic, grad p = rho g, exactly.
+template <int Dim>
+struct HydrostaticAtmosphere {
+  Euler<Dim> pde;
+  double density = 1.0, pressure = 1.0; // at x = 0
+
+  typename Euler<Dim>::State operator()(const Vec<double, Dim>& x) const {
+    const double a2 = pressure / density;
+    double gx = 0.0;
+    for (int a = 0; a < Dim; ++a)
+      gx += pde.gravity[a] * x[a];
+    typename Euler<Dim>::State w = Euler<Dim>::State::filled(0.0);
+    w[Euler<Dim>::kDensity] = density * std::exp(gx / a2);
+    w[Euler<Dim>::kEnergy] = pressure * std::exp(gx / a2);
+    return pde.toConserved(w);
+  }
+};
+
+// The Rayleigh-Taylor instability as Athena sets it (Stone & Gardiner 2007, "A simple unsplit
+// Godunov method for multidimensional MHD", and Athena's test suite): heavy gas over light across
+// the plane z = 0 of the last axis, gravity -g along that axis, the pressure hydrostatic in each
+// (p = p0 - g rho z), and a velocity along the last axis of amplitude A (1 + cos(4 pi x))
+// (1 + cos(3 pi z)) / 4 in 2D (the 3D one also times (1 + cos(4 pi y)) / 2).
+template <int Dim>
+struct RayleighTaylor {
+  Euler<Dim> pde;
+  double heavy = 2.0, light = 1.0;
+  double pressure = 2.5; // at the interface
+  double amplitude = 0.01;
+
+  // The two layers at rest: the equilibrium the perturbation grows from.
+  typename Euler<Dim>::State atRest(const Vec<double, Dim>& x) const {
+    const double z = x[Dim - 1];
+    const double rho = z > 0.0 ? heavy : light;
+    typename Euler<Dim>::State w = Euler<Dim>::State::filled(0.0);
+    w[Euler<Dim>::kDensity] = rho;
+    w[Euler<Dim>::kEnergy] = pressure + pde.gravity[Dim - 1] * rho * z;
+    return pde.toConserved(w);
+  }
+
+  typename Euler<Dim>::State operator()(const Vec<double, Dim>& x) const {
+    constexpr double pi = 3.14159265358979323846;
+    typename Euler<Dim>::State w = pde.toPrimitive(atRest(x));
+    double shape = 0.5 * (1.0 + std::cos(3.0 * pi * x[Dim - 1]));
+    for (int a = 0; a + 1 < Dim; ++a)
+      shape *= 0.5 * (1.0 + std::cos(4.0 * pi * x[a]));
+    w[Euler<Dim>::kMomentum + Dim - 1] = amplitude * shape;
+    return pde.toConserved(w);
+  }
+};
+
 template <int Dim>
 struct ScalarPulse {
   GaussianPulse<Dim> pulse;

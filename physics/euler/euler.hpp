@@ -24,12 +24,33 @@ struct Euler {
   static constexpr int kEnergy = Dim + 1;
   using State = Vec<double, kNumVars>;
   // Checked at compile time against what is found (physics/optional_members.hpp).
-  static constexpr std::array<std::string_view, 5> kOptionalMembers{
-      "waveSpeeds", "admissible", "maxEigenvalueAllAxes", "axisFlux", "axisFluxes"};
+  static constexpr std::array<std::string_view, 7> kOptionalMembers{
+      "waveSpeeds", "admissible", "maxEigenvalueAllAxes", "axisFlux", "axisFluxes",
+      "source",     "hasSource"};
   // The primitive variables that must stay positive (physics/state_check.hpp).
   static constexpr std::array<std::string_view, 2> kPositiveVariables{"density", "pressure"};
 
   double gamma = 1.4;
+  // A uniform gravitational acceleration (physics.gravity): the source rho g in the momentum and
+  // rho u.g in the energy. Zero by default, and then no source pass runs (hasSource).
+  Vec<double, Dim> gravity{};
+
+  TESSERA_INLINE State source(const State& q, const Vec<double, Dim>&, double) const {
+    State s;
+    s[kDensity] = 0.0;
+    s[kEnergy] = 0.0;
+    for (int a = 0; a < Dim; ++a) {
+      s[kMomentum + a] = q[kDensity] * gravity[a];
+      s[kEnergy] += q[kMomentum + a] * gravity[a];
+    }
+    return s;
+  }
+  bool hasSource() const {
+    for (int a = 0; a < Dim; ++a)
+      if (gravity[a] != 0.0)
+        return true;
+    return false;
+  }
 
   // One division per state: everything else multiplies by 1 / rho (a division costs as much as
   // the rest of the flux together on vector units). Divisions and roots are engine/arithmetic's,

@@ -19,6 +19,7 @@
 #include "solvers/patch/refinement_flags.hpp"
 #include "solvers/patch/reflux_device.hpp"
 #include "solvers/patch/rusanov_update_device.hpp"
+#include "solvers/patch/source_device.hpp"
 #include "solvers/patch/time_step_device.hpp"
 
 namespace tessera {
@@ -108,6 +109,17 @@ public:
   void reflux(const double* fluxRegister, double dt, double* out, double* patchLambda) override {
     refluxDevice(pde_, layout_, reflux_.view(), geometry_.data(), fluxRegister, dt, out,
                  patchLambda);
+  }
+
+  void addSource(const double* in, double* out, double weight, double time,
+                 const double* residual) override {
+    addSourceDevice(pde_, layout_, geometry_.data(), numPatches_, in, out, weight, time, residual);
+  }
+
+  void equilibriumResidual(const double* equilibrium, const double* stepped, double time,
+                           double* residual) override {
+    equilibriumResidualDevice(pde_, layout_, geometry_.data(), numPatches_, equilibrium, stepped,
+                              time, residual);
   }
 
   void eigenvalues(const double* data, double* patchLambda, std::span<const int> keptFrom,

@@ -4,12 +4,14 @@
 #include <vector>
 
 #include "engine/mpi/halo_pack.hpp"
+#include "engine/parallel_for.hpp"
 #include "patches/flux_register.hpp"
 #include "patches/halo_plan.hpp"
 #include "patches/remap.hpp"
 #include "solvers/patch/fused_update_host.hpp"
 #include "solvers/patch/patch_backend.hpp"
 #include "solvers/patch/refinement_flags.hpp"
+#include "solvers/patch/source_terms.hpp"
 #include "solvers/patch/time_step.hpp"
 
 namespace tessera {
@@ -56,6 +58,20 @@ public:
   void reflux(const double* fluxRegister, double dt, double* out, double* patchLambda) override {
     tessera::reflux<kDim>(set_.reflux, layout_, set_.geometry, fluxRegister, dt, out);
     maxEigenvaluesHost(pde_, layout_, set_.refluxed, out, patchLambda);
+  }
+
+  void addSource(const double* in, double* out, double weight, double time,
+                 const double* residual) override {
+    forEachPatchCell(
+        set_.numPatches(), layout_.interiorCells(),
+        AddSourceBody<PDE>{pde_, layout_, set_.geometry.data(), in, out, weight, time, residual});
+  }
+
+  void equilibriumResidual(const double* equilibrium, const double* stepped, double time,
+                           double* residual) override {
+    forEachPatchCell(set_.numPatches(), layout_.interiorCells(),
+                     EquilibriumResidualBody<PDE>{pde_, layout_, set_.geometry.data(), equilibrium,
+                                                  stepped, time, residual});
   }
 
   void eigenvalues(const double* data, double* patchLambda, std::span<const int> keptFrom,

@@ -71,6 +71,14 @@ public:
   // Corrects the coarse cells next to finer patches by dt/dx (F_coarse - mean F_fine) and
   // recomputes those patches' eigenvalues.
   virtual void reflux(const double* fluxRegister, double dt, double* out, double* patchLambda) = 0;
+  // out += weight (S(in, x, time) - residual) on the owned patches' interiors
+  // (source_terms.hpp), residual null for none: a stage's source terms and a well-balanced run's
+  // equilibrium residual, weight the stage's advance dt.
+  virtual void addSource(const double* in, double* out, double weight, double time,
+                         const double* residual) = 0;
+  // residual = (stepped - equilibrium) + S(equilibrium, x, time) on the same interiors.
+  virtual void equilibriumResidual(const double* equilibrium, const double* stepped, double time,
+                                   double* residual) = 0;
   // The per-patch largest eigenvalue of `data`. Where keptFrom is given (host memory, an entry
   // per patch: a remesh), a patch p with keptFrom[p] >= 0 holds the state old patch keptFrom[p]
   // had and takes its eigenvalue from keptLambda (the old patches', where the state lives).

@@ -14,6 +14,7 @@
 #include "solvers/patch/reflux_kernels.hpp"
 #include "solvers/patch/rusanov_update_kernels.hpp"
 #include "solvers/patch/scheme_update_kernels.hpp"
+#include "solvers/patch/source_kernels.hpp"
 
 namespace tessera {
 
@@ -62,6 +63,13 @@ void fusedUpdateDevice(const PDE& pde, const SpatialScheme& scheme,
   template void tessera::maxEigenvaluesDevice(const PDE&, const tessera::PatchLayout<PDE::kDim>&,  \
                                               int, const double*, double*, const int*,             \
                                               const double*);                                      \
+  template void tessera::addSourceDevice(const PDE&, const tessera::PatchLayout<PDE::kDim>&,       \
+                                         const tessera::PatchGeometry<PDE::kDim>*, int,            \
+                                         const double*, double*, double, double, const double*);   \
+  template void tessera::equilibriumResidualDevice(const PDE&,                                     \
+                                                   const tessera::PatchLayout<PDE::kDim>&,         \
+                                                   const tessera::PatchGeometry<PDE::kDim>*, int,  \
+                                                   const double*, const double*, double, double*); \
   template void tessera::refinementFlagsDevice(                                                    \
       const PDE&, const tessera::PatchLayout<PDE::kDim>&, const tessera::amr::IndicatorCriterion&, \
       const double*, int, tessera::amr::AdaptFlag*, const int*, const int*);

@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <mpi.h>
 #include <optional>
@@ -164,6 +165,14 @@ public:
     computeEigenvalues();
   }
 
+  // Makes the run well balanced about an equilibrium: conserved(x) at the cell centres is kept
+  // exactly (to round-off) by subtracting the scheme's residual on it in every stage
+  // (source_terms.hpp), computed before the next step and again for every new mesh.
+  void setEquilibrium(std::function<State(const Vec<double, kDim>&)> conserved) {
+    equilibrium_ = std::move(conserved);
+    equilibriumResidualStale_ = bool(equilibrium_);
+  }
+
   // The state of the patches after an adapt, moved from the current one by the remap plan (one
   // new patch per operation; the current halos must be filled), where the state lives. The
   // stages' stores are given up first: the new state takes their memory from the pool (the next
@@ -296,6 +305,8 @@ public:
   // refluxes with its weight.
   void advance(double dt) {
     const RungeKutta& rk = scheme_.integrator;
+    if (equilibriumResidualStale_)
+      computeEquilibriumResidual();
     makeStageStores();
     std::optional<UpdateCriterion> flagging;
     if (nextStepCriterion_)
@@ -303,12 +314,20 @@ public:
     for (int s = 0; s < rk.stages; ++s) {
       PatchStore<kDim>& in = s == 0 ? current_ : (s == 1 ? next_ : third_);
       PatchStore<kDim>& out = s + 1 == rk.stages && s > 0 ? current_ : (s == 0 ? next_ : third_);
-      runStage(in, out, StageWeights::of(rk.stage[s], dt, current_.data()),
-               time_ + rk.stage[s].time * dt, s == 0 && kernelHalosFilled_,
+      const StageWeights weights = StageWeights::of(rk.stage[s], dt, current_.data());
+      const double stageTime = time_ + rk.stage[s].time * dt;
+      runStage(in, out, weights, stageTime, s == 0 && kernelHalosFilled_,
                s == 0 && flagging ? &*flagging : nullptr);
+      if (sourcePass()) {
+        auto t = clock_.phase(kUpdatePhase);
+        backend_->addSource(in.data(), out.data(), weights.advance * weights.dt, stageTime,
+                            equilibrium_ ? equilibriumResidual_.data() : nullptr);
+      }
     }
     if (rk.stages == 1)
       std::swap(current_, next_);
+    if (sourcePass()) // the update's eigenvalues were the state's before its sources
+      backend_->eigenvalues(current_.data(), patchLambda_.data(), {}, nullptr);
     forgetHalos();
     eigenvaluesOfCurrent_ = true; // the last stage's update and refluxing computed them
     time_ += dt;
@@ -617,6 +636,8 @@ private:
     ghosts_ = std::move(ghosts);
     nextStepCriterion_.reset();
     stepFlagsReady_ = false;
+    equilibriumResidualStale_ = bool(equilibrium_);
+    equilibriumResidual_ = PatchStore<kDim>(layout_, 0, MemorySpace::Host);
     ranks_ = mpi::rankCount(ghosts_.comm);
     releaseStageStores(); // the next step makes them, after the old state is freed
     patchLambda_ = DeviceArray<double>(numPatches(), space_);
@@ -695,6 +716,39 @@ private:
     kernelHalosFilled_ = allHalosFilled_ = false;
   }
 
+  // Whether the stages take a pass of source terms or an equilibrium's residual.
+  bool sourcePass() const {
+    return sourced_ || bool(equilibrium_);
+  }
+
+  // R_e = L_F(q_e) + S(q_e) of the equilibrium on the present patches (source_terms.hpp): the
+  // stage machinery's own forward-Euler step of dt = 1 from q_e (halo fill, ghost exchange,
+  // update, refluxing), so that the residual is the one the steps compute on q_e, bit for bit.
+  void computeEquilibriumResidual() {
+    PatchStore<kDim> onHost(layout_, storedPatches(), MemorySpace::Host);
+    forEachPatchCell(numPatches(), layout_.interiorCells(), [&](int p, int n) {
+      const CellIndex<kDim> c = layout_.interiorCell(n);
+      Vec<double, kDim> x;
+      for (int a = 0; a < kDim; ++a)
+        x[a] = geometry_[p].cellCenter(a, c[a]);
+      const State q = equilibrium_(x);
+      for (int v = 0; v < PDE::kNumVars; ++v)
+        onHost.at(p, v, c) = q[v];
+    });
+    PatchStore<kDim> equilibrium(layout_, storedPatches(), space_);
+    equilibrium.array().copyFrom(onHost.array());
+    PatchStore<kDim> stepped(layout_, storedPatches(), space_);
+    runStage(equilibrium, stepped, StageWeights{1.0, 0.0, 1.0, nullptr}, time_, false, nullptr);
+    equilibriumResidual_ = PatchStore<kDim>(layout_, storedPatches(), space_);
+    backend_->equilibriumResidual(equilibrium.data(), stepped.data(), time_,
+                                  equilibriumResidual_.data());
+    backend_->wait(); // before the stores above are freed
+    // The fills may have written a buffer of the back end's that the current state's fill ahead
+    // wrote (the device's x faces between levels): the first stage fills again.
+    forgetHalos();
+    equilibriumResidualStale_ = false;
+  }
+
   // The per-patch eigenvalues of the current state (for the first dt and after a remesh); where
   // keptFrom is given, patch p with keptFrom[p] >= 0 takes old patch keptFrom[p]'s from `kept`.
   void computeEigenvalues(std::span<const int> keptFrom = {}, const double* kept = nullptr) {
@@ -736,6 +790,12 @@ private:
   double cfl_;
   MemorySpace space_;
   PatchScheme scheme_;
+  bool sourced_ = sourceActive(pde_); // whether the stages add the system's source terms
+  // A well-balanced run's equilibrium (setEquilibrium), and its residual on the present patches
+  // where the state lives, computed before the next step where stale.
+  std::function<State(const Vec<double, kDim>&)> equilibrium_;
+  PatchStore<kDim> equilibriumResidual_{layout_, 0, MemorySpace::Host};
+  bool equilibriumResidualStale_ = false;
   std::unique_ptr<PatchBackend<PDE>> backend_; // where the kernels run
   // A halo cell across a hooked face: its patch, cell and centre, and the face.
   struct HookedCell {

@@ -616,4 +616,28 @@ TEST_F(TesseraCli, AmrCaseOnTwoRanksTakesTheOneRankSteps) {
 #endif
 }
 
+// Gravity's cases: the examples run and say they are well balanced, `info` names the source term,
+// and what cannot be well balanced or has no gravity to balance is refused naming the key.
+TEST_F(TesseraCli, GravityCasesRunAndAreChecked) {
+  const std::string atmosphere = "'" TESSERA_SOURCE_DIR "/examples/gravity/hydrostatic.toml'";
+  const Result info = run("info " + atmosphere);
+  ASSERT_EQ(info.exitCode, 0) << info.output;
+  EXPECT_NE(info.output.find("source (source terms, added in every stage)"), std::string::npos)
+      << info.output;
+  const Result r = run("run " + atmosphere + " --set time.end_time=0.1 --set output.enabled=false");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("well balanced"), std::string::npos) << r.output;
+  const Result rt = run("run '" TESSERA_SOURCE_DIR "/examples/gravity/rayleigh_taylor.toml' --set "
+                        "time.end_time=0.1 --set output.enabled=false");
+  ASSERT_EQ(rt.exitCode, 0) << rt.output;
+
+  fs::remove_all(dir_ / "output"); // the refused cases below must not write one
+  expectError(sodCase(), "--set physics.well_balanced=true", 8,
+              {"physics.well_balanced", "\"riemann\""});
+  expectError(fileText(TESSERA_SOURCE_DIR "/examples/gravity/hydrostatic.toml"),
+              "--set 'physics.gravity=[0.0, 0.0]'", 8, {"physics.gravity", "hydrostatic"});
+  expectError(fileText(TESSERA_SOURCE_DIR "/examples/gravity/rayleigh_taylor.toml"),
+              "--set 'physics.gravity=[0.1, -0.1]'", 8, {"physics.gravity", "last axis"});
+}
+
 } // namespace

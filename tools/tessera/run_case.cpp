@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <mpi.h>
 #include <optional>
 
@@ -94,13 +95,15 @@ std::string describeOptionalMembers() {
 }
 
 // Runs a case: makeInitial(layout, geometry) gives the initial state of a mesh; or, with
-// --restart, continues from a checkpoint. On several MPI ranks every rank steps its patches and
-// writes them as its piece of each output step; rank 0 prints, logs and writes the .pvtu and .pvd.
-// Returns the exit code (run_case.hpp).
+// --restart, continues from a checkpoint. Where an equilibrium is given (the conserved state at a
+// point), the run is well balanced about it (PatchSolver::setEquilibrium). On several MPI ranks
+// every rank steps its patches and writes them as its piece of each output step; rank 0 prints,
+// logs and writes the .pvtu and .pvd. Returns the exit code (run_case.hpp).
 template <ConservationLaw PDE, class MakeInitial>
 int simulate(Config& cfg, const RunRequest& request, RunTotals* totals, PDE pde,
              const PatchScheme& scheme, MakeInitial makeInitial,
-             const UniformPatchGrid<PDE::kDim>& level0, const DomainBoundary<PDE::kDim>& boundary) {
+             const UniformPatchGrid<PDE::kDim>& level0, const DomainBoundary<PDE::kDim>& boundary,
+             std::function<typename PDE::State(const Vec<double, PDE::kDim>&)> equilibrium = {}) {
   constexpr int Dim = PDE::kDim;
   const auto [settings, criterion] = readAmr<PDE>(cfg);
   if (settings.maxLevel > 0 && level0.layout().cellsPerAxis % 2 != 0)
@@ -183,6 +186,8 @@ int simulate(Config& cfg, const RunRequest& request, RunTotals* totals, PDE pde,
     amr->initialise(makeInitial);
   }
   PatchSolver<PDE>& solver = amr->solver();
+  if (equilibrium)
+    solver.setEquilibrium(equilibrium);
 
   std::optional<io::RunLog> log = openLeadRunLog(cfg, run, resumed.has_value());
   RunCheckpoints checkpoints(checkpointSettings, run, facts, cfg.effectiveToml(),
@@ -240,6 +245,8 @@ int simulate(Config& cfg, const RunRequest& request, RunTotals* totals, PDE pde,
     if (resumed)
       std::printf("tessera: continuing from %s at step %lld, t = %.17g\n",
                   request.restart->string().c_str(), resumed->step, resumed->time);
+    if (equilibrium)
+      std::printf("tessera: well balanced: the initial state at rest is kept to round-off\n");
   }
   if (!resumed)
     writeOutput();
@@ -329,6 +336,7 @@ struct ShippedCase<Euler> {
   static int run(Config& cfg, const RunRequest& request, RunTotals* totals) {
     Euler<Dim> pde;
     pde.gamma = cfg.getDouble("physics.gamma", 1.4, io::Range{1.0, 10.0, true, false});
+    pde.gravity = toVec<Dim>(cfg.getDoubles("physics.gravity", std::vector<double>(Dim, 0.0), Dim));
     const PatchScheme scheme = readScheme<Euler<Dim>>(cfg);
     UniformPatchGrid<Dim> grid = readGrid<Dim>(cfg, Euler<Dim>::kNumVars, scheme.spatial.halo());
     const DomainBoundary<Dim> boundary = readBoundary<Dim>(cfg, [&] {
@@ -338,7 +346,47 @@ struct ShippedCase<Euler> {
 
     const std::string type =
         cfg.getChoice("initial.type", std::nullopt,
-                      {"sedov", "riemann", "pulse", "vortex", "kelvin_helmholtz", "expression"});
+                      {"sedov", "riemann", "pulse", "vortex", "kelvin_helmholtz", "hydrostatic",
+                       "rayleigh_taylor", "expression"});
+    // The initial states that are, or grow from, a state at rest under gravity: a run is well
+    // balanced about it unless physics.well_balanced = false.
+    const bool atRest = type == "hydrostatic" || type == "rayleigh_taylor";
+    const bool wellBalanced = cfg.getBool("physics.well_balanced", atRest);
+    if (wellBalanced && !atRest)
+      cfg.fail(ConfigErrorKind::Inconsistent, "physics.well_balanced",
+               "needs an initial state at rest under gravity (initial.type = \"hydrostatic\" or "
+               "\"rayleigh_taylor\"), not \"" +
+                   type + "\"");
+    if (atRest && !pde.hasSource())
+      cfg.fail(ConfigErrorKind::Inconsistent, "physics.gravity",
+               "must not be zero for initial.type = \"" + type + "\"");
+    if (type == "hydrostatic") {
+      HydrostaticAtmosphere<Dim> ic;
+      ic.pde = pde;
+      ic.density = cfg.getDouble("initial.density", 1.0, io::Range::positive());
+      ic.pressure = cfg.getDouble("initial.pressure", 1.0, io::Range::positive());
+      return simulate(cfg, request, totals, pde, scheme, fixedInitial(ic), grid, boundary,
+                      wellBalanced
+                          ? std::function<typename Euler<Dim>::State(const Vec<double, Dim>&)>(ic)
+                          : nullptr);
+    }
+    if (type == "rayleigh_taylor") {
+      RayleighTaylor<Dim> ic;
+      ic.pde = pde;
+      for (int a = 0; a + 1 < Dim; ++a)
+        if (pde.gravity[a] != 0.0)
+          cfg.fail(ConfigErrorKind::Inconsistent, "physics.gravity",
+                   "must point along the last axis for initial.type = \"rayleigh_taylor\"");
+      ic.heavy = cfg.getDouble("initial.heavy_density", 2.0, io::Range::positive());
+      ic.light = cfg.getDouble("initial.light_density", 1.0, io::Range::positive());
+      ic.pressure = cfg.getDouble("initial.pressure", 2.5, io::Range::positive());
+      ic.amplitude = cfg.getDouble("initial.amplitude", 0.01);
+      std::function<typename Euler<Dim>::State(const Vec<double, Dim>&)> background;
+      if (wellBalanced)
+        background = [ic](const Vec<double, Dim>& x) { return ic.atRest(x); };
+      return simulate(cfg, request, totals, pde, scheme, fixedInitial(ic), grid, boundary,
+                      background);
+    }
     if (type == "expression")
       return simulate(cfg, request, totals, pde, scheme,
                       fixedInitial(io::readExpressionInitial(cfg, pde)), grid, boundary);
