@@ -15,3 +15,4 @@ cmake -S "$root/examples/user_system" -B "$work/build" -G Ninja \
   { cat "$work/configure.log"; exit 1; }
 cmake --build "$work/build" >"$work/build.log" || { tail -40 "$work/build.log"; exit 1; }
 "$work/build/dam_break"
+"$work/build/lake_at_rest"

@@ -2,17 +2,53 @@
 // (find_package(Tessera), CMakeLists.txt beside this file): still water 2 deep left of x = 0.5
 // and 1 deep right of it, walls all round, two levels of refinement following the bore and the
 // rarefaction (Loehner on depth), second order (PLM with van Leer's limiter, HLLE with the
-// system's wave speeds, SSP-RK2). The program checks what the exact solution guarantees whatever
-// the resolution, and exits 1 where one fails: the water's volume stays what it was (walls:
-// nothing leaves), the depth stays within [1, 2], and the bore has run right of
-// x = 0.5 + t sqrt(g) (the still water's wave speed) by t = 0.05; and that the finest level still
-// follows the waves then.
+// system's wave speeds, SSP-RK2). The program checks the depth against the exact solution
+// (Stoker's: a rarefaction into the deep water and a bore into the shallow, the middle state where
+// the two meet in the depth-velocity plane), and exits 1 where a check fails: the L1 error of the
+// depth is within 0.004 (measured 2.8e-3: most of it the bore, smeared over about three cells of
+// the finest level, 1/256), the water's volume stays what it was (walls: nothing leaves), the depth
+// stays within [1, 2], and the finest level still follows the waves at t = 0.05.
 #include <cmath>
 #include <cstdio>
 #include <mpi.h>
 
 #include "drivers/amr_solver.hpp"
 #include "shallow_water.hpp"
+
+namespace {
+
+// The exact depth of the dam break (still water hl left of x0, hr right of it) at x and t.
+struct StokerDamBreak {
+  double g, hl, hr, x0;
+  double hm = 0.0, um = 0.0, shock = 0.0;
+
+  StokerDamBreak(double g_, double hl_, double hr_, double x0_) : g(g_), hl(hl_), hr(hr_), x0(x0_) {
+    // The middle depth: the rarefaction's velocity 2 (sqrt(g hl) - sqrt(g h)) equals the bore's
+    // (h - hr) sqrt(g (1 / h + 1 / hr) / 2); bisection between hr and hl.
+    double lo = hr, hi = hl;
+    for (int i = 0; i < 200; ++i) {
+      const double h = 0.5 * (lo + hi);
+      const double gap = 2.0 * (std::sqrt(g * hl) - std::sqrt(g * h)) -
+                         (h - hr) * std::sqrt(0.5 * g * (1.0 / h + 1.0 / hr));
+      (gap > 0.0 ? lo : hi) = h;
+    }
+    hm = 0.5 * (lo + hi);
+    um = 2.0 * (std::sqrt(g * hl) - std::sqrt(g * hm));
+    shock = hm * um / (hm - hr);
+  }
+  double depth(double x, double t) const {
+    const double s = (x - x0) / t;
+    if (s <= -std::sqrt(g * hl))
+      return hl;
+    if (s <= um - std::sqrt(g * hm)) { // inside the rarefaction: c = (2 c_l - s) / 3
+      const double c = (2.0 * std::sqrt(g * hl) - s) / 3.0;
+      return c * c / g;
+    }
+    return s <= shock ? hm : hr;
+  }
+};
+
+} // namespace
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -43,30 +79,33 @@ int main(int argc, char** argv) {
     solver.advance(std::fmin(solver.stableDt(), kEnd - solver.time()));
 
   const auto& state = solver.solver().hostState();
-  double lowest = INFINITY, highest = -INFINITY, front = 0.0;
+  const StokerDamBreak exact(water.g, 2.0, 1.0, 0.5);
+  double lowest = INFINITY, highest = -INFINITY, error = 0.0;
   for (int p = 0; p < solver.solver().numPatches(); ++p)
     for (int n = 0; n < layout.interiorCells(); ++n) {
       const CellIndex<2> c = layout.interiorCell(n);
+      const auto& g = solver.solver().geometry()[std::size_t(p)];
       const double h = state.at(p, 0, c);
       lowest = std::fmin(lowest, h);
       highest = std::fmax(highest, h);
-      if (h > 1.01)
-        front = std::fmax(front, solver.solver().geometry()[std::size_t(p)].cellCenter(0, c[0]));
+      // Per unit of the channel's width (0.25).
+      error +=
+          std::fabs(h - exact.depth(g.cellCenter(0, c[0]), solver.time())) * g.cellVolume() / 0.25;
     }
-  double bounds[2] = {-lowest, highest}, farthest = front;
+  double bounds[2] = {-lowest, highest};
   MPI_Allreduce(MPI_IN_PLACE, bounds, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  MPI_Allreduce(MPI_IN_PLACE, &farthest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &error, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   const double drift = std::fabs(solver.solver().conservedTotals()[0] - volume) / volume;
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  const bool ok = drift < 1e-13 && -bounds[0] > 1.0 - 1e-9 && bounds[1] < 2.0 + 1e-9 &&
-                  farthest > 0.5 + kEnd * std::sqrt(water.g) &&
-                  solver.finestLevel() == settings.maxLevel;
+  const bool ok = error < 0.004 && drift < 1e-13 && -bounds[0] > 1.0 - 1e-9 &&
+                  bounds[1] < 2.0 + 1e-9 && solver.finestLevel() == settings.maxLevel;
   if (rank == 0)
-    std::printf("dam break to t = %g on %lld patches, levels 0 to %d: volume drift %.2e, depth in "
-                "[%.6f, %.6f], bore at x = %.4f: %s\n",
-                solver.time(), solver.globalPatches(), solver.finestLevel(), drift, -bounds[0],
-                bounds[1], farthest, ok ? "as expected" : "FAILED");
+    std::printf("dam break to t = %g on %lld patches, levels 0 to %d: L1 error of the depth %.2e "
+                "(exact: middle depth %.4f, bore speed %.4f), volume drift %.2e, depth in [%.6f, "
+                "%.6f]: %s\n",
+                solver.time(), solver.globalPatches(), solver.finestLevel(), error, exact.hm,
+                exact.shock, drift, -bounds[0], bounds[1], ok ? "as expected" : "FAILED");
   MPI_Finalize();
   return ok ? 0 : 1;
 }

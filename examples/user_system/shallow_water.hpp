@@ -1,8 +1,11 @@
 #pragma once
 // The 2D shallow-water equations, a system of a user's own: depth h and discharges (hu, hv) over a
-// flat bed, dQ/dt + dF_x/dx + dF_y/dy = 0 with F_x = (hu, hu^2 + g h^2 / 2, huv). Everything
-// Tessera asks of a system (physics/conservation_law.hpp), with the optional members that sharpen
-// HLLE and guard the reconstruction declared so that a misspelling cannot go unnoticed.
+// bed of height b(x, y), dQ/dt + dF_x/dx + dF_y/dy = S with F_x = (hu, hu^2 + g h^2 / 2, huv) and
+// the bed's slope as the source S = (0, -g h db/dx, -g h db/dy). Everything Tessera asks of a
+// system (physics/conservation_law.hpp), with the optional members that sharpen HLLE, guard the
+// reconstruction and add the source declared, so that a misspelling cannot go unnoticed. The bed
+// is flat or one Gaussian bump, b = height exp(-(x - x0)^2 / wx^2 - (y - y0)^2 / wy^2), whose
+// slope is known in closed form at any point, as the pointwise source needs.
 #include <array>
 #include <cmath>
 #include <string_view>
@@ -18,10 +21,29 @@ struct ShallowWater {
   static constexpr int kDim = 2;
   static constexpr int kNumVars = 3;
   using State = tessera::Vec<double, 3>;
-  static constexpr std::array<std::string_view, 2> kOptionalMembers{"waveSpeeds", "admissible"};
+  static constexpr std::array<std::string_view, 4> kOptionalMembers{"waveSpeeds", "admissible",
+                                                                    "source", "hasSource"};
   static constexpr std::array<std::string_view, 1> kPositiveVariables{"depth"};
 
   double g = 9.81;
+  // The bed's bump: its height (0: a flat bed, and no source pass), centre and widths.
+  double bumpHeight = 0.0;
+  tessera::Vec<double, 2> bumpCentre{{0.0, 0.0}}, bumpWidth{{1.0, 1.0}};
+
+  TESSERA_INLINE double bed(const tessera::Vec<double, 2>& x) const {
+    double r2 = 0.0;
+    for (int a = 0; a < 2; ++a)
+      r2 += (x[a] - bumpCentre[a]) * (x[a] - bumpCentre[a]) / (bumpWidth[a] * bumpWidth[a]);
+    return bumpHeight * std::exp(-r2);
+  }
+  TESSERA_INLINE State source(const State& q, const tessera::Vec<double, 2>& x, double) const {
+    const double b = bed(x);
+    State s{{0.0, 0.0, 0.0}};
+    for (int a = 0; a < 2; ++a) // db/dx_a = -2 (x_a - c_a) / w_a^2 b
+      s[1 + a] = g * q[0] * 2.0 * (x[a] - bumpCentre[a]) / (bumpWidth[a] * bumpWidth[a]) * b;
+    return s;
+  }
+  bool hasSource() const { return bumpHeight != 0.0; }
 
   TESSERA_INLINE State flux(const State& q, int axis) const {
     const double u = q[1 + axis] / q[0];
