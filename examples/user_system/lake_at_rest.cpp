@@ -3,8 +3,9 @@
 // flat at h + b = 1, walls all round, two levels of refinement, second order. The slope's source
 // and the pressure's flux balance only in the limit; the discrete scheme moves the lake by its
 // truncation error. Made well balanced about the lake (PatchSolver::setEquilibrium), the lake stays
-// at rest to round-off. The program runs both to t = 0.2 and exits 1 unless the balanced run kept
-// every velocity and the surface within 1e-12 and the plain one did not (it moves by about 1e-3).
+// at rest to round-off. The program runs both for 1,000 steps and exits 1 unless the balanced run
+// kept every velocity and the surface within 1e-12 and the plain one did not (it moves by about
+// 1e-2).
 #include <cmath>
 #include <cstdio>
 #include <mpi.h>
@@ -17,7 +18,7 @@ namespace {
 using namespace tessera;
 using System = ShallowWater<2>;
 
-// The largest |velocity| and |h + b - 1| after a run to t = 0.2.
+// The largest |velocity| and |h + b - 1| after 1,000 steps.
 std::pair<double, double> run(bool wellBalanced) {
   System water;
   water.bumpHeight = 0.8;
@@ -42,9 +43,8 @@ std::pair<double, double> run(bool wellBalanced) {
   solver.initialise([&](const auto&, const auto&) { return lake; });
   if (wellBalanced)
     solver.solver().setEquilibrium(lake);
-  constexpr double kEnd = 0.2;
-  while (solver.time() < kEnd)
-    solver.advance(std::fmin(solver.stableDt(), kEnd - solver.time()));
+  for (int step = 0; step < 1000; ++step)
+    solver.advance(solver.stableDt());
   const auto& state = solver.solver().hostState();
   double worst[2] = {0.0, 0.0};
   for (int p = 0; p < solver.solver().numPatches(); ++p)
@@ -73,9 +73,10 @@ int main(int argc, char** argv) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0)
-    std::printf("lake at rest to t = 0.2, levels 0 to 2: well balanced |u| %.2e, |h + b - 1| %.2e; "
-                "without, %.2e and %.2e: %s\n",
-                speed, surface, plainSpeed, plainSurface, ok ? "as expected" : "FAILED");
+    std::printf(
+        "lake at rest for 1,000 steps, levels 0 to 2: well balanced |u| %.2e, |h + b - 1| %.2e; "
+        "without, %.2e and %.2e: %s\n",
+        speed, surface, plainSpeed, plainSurface, ok ? "as expected" : "FAILED");
   MPI_Finalize();
   return ok ? 0 : 1;
 }

@@ -116,10 +116,10 @@ public:
     addSourceDevice(pde_, layout_, geometry_.data(), numPatches_, in, out, weight, time, residual);
   }
 
-  void equilibriumResidual(const double* equilibrium, const double* stepped, double time,
+  void equilibriumResidual(const double* equilibrium, const double* stepped, double dt, double time,
                            double* residual) override {
     equilibriumResidualDevice(pde_, layout_, geometry_.data(), numPatches_, equilibrium, stepped,
-                              time, residual);
+                              dt, time, residual);
   }
 
   void eigenvalues(const double* data, double* patchLambda, std::span<const int> keptFrom,

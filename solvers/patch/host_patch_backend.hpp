@@ -67,11 +67,11 @@ public:
         AddSourceBody<PDE>{pde_, layout_, set_.geometry.data(), in, out, weight, time, residual});
   }
 
-  void equilibriumResidual(const double* equilibrium, const double* stepped, double time,
+  void equilibriumResidual(const double* equilibrium, const double* stepped, double dt, double time,
                            double* residual) override {
     forEachPatchCell(set_.numPatches(), layout_.interiorCells(),
                      EquilibriumResidualBody<PDE>{pde_, layout_, set_.geometry.data(), equilibrium,
-                                                  stepped, time, residual});
+                                                  stepped, dt, time, residual});
   }
 
   void eigenvalues(const double* data, double* patchLambda, std::span<const int> keptFrom,

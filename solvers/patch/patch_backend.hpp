@@ -76,9 +76,9 @@ public:
   // equilibrium residual, weight the stage's advance dt.
   virtual void addSource(const double* in, double* out, double weight, double time,
                          const double* residual) = 0;
-  // residual = (stepped - equilibrium) + S(equilibrium, x, time) on the same interiors.
-  virtual void equilibriumResidual(const double* equilibrium, const double* stepped, double time,
-                                   double* residual) = 0;
+  // residual = (stepped - equilibrium) / dt + S(equilibrium, x, time) on the same interiors.
+  virtual void equilibriumResidual(const double* equilibrium, const double* stepped, double dt,
+                                   double time, double* residual) = 0;
   // The per-patch largest eigenvalue of `data`. Where keptFrom is given (host memory, an entry
   // per patch: a remesh), a patch p with keptFrom[p] >= 0 holds the state old patch keptFrom[p]
   // had and takes its eigenvalue from keptLambda (the old patches', where the state lives).

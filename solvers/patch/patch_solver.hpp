@@ -306,7 +306,7 @@ public:
   void advance(double dt) {
     const RungeKutta& rk = scheme_.integrator;
     if (equilibriumResidualStale_)
-      computeEquilibriumResidual();
+      computeEquilibriumResidual(dt);
     makeStageStores();
     std::optional<UpdateCriterion> flagging;
     if (nextStepCriterion_)
@@ -722,9 +722,12 @@ private:
   }
 
   // R_e = L_F(q_e) + S(q_e) of the equilibrium on the present patches (source_terms.hpp): the
-  // stage machinery's own forward-Euler step of dt = 1 from q_e (halo fill, ghost exchange,
-  // update, refluxing), so that the residual is the one the steps compute on q_e, bit for bit.
-  void computeEquilibriumResidual() {
+  // stage machinery's own forward-Euler step from q_e (halo fill, ghost exchange, update,
+  // refluxing) of the coming step's dt, so that the residual is the one the steps compute on q_e
+  // to round-off. A dt the state allows keeps the stepped equilibrium physical (a longer one could
+  // take it negative, and the update stops a patch at its first non-physical cell); it is the
+  // same on every rank, so any rank count computes the same residual.
+  void computeEquilibriumResidual(double dt) {
     PatchStore<kDim> onHost(layout_, storedPatches(), MemorySpace::Host);
     forEachPatchCell(numPatches(), layout_.interiorCells(), [&](int p, int n) {
       const CellIndex<kDim> c = layout_.interiorCell(n);
@@ -738,9 +741,9 @@ private:
     PatchStore<kDim> equilibrium(layout_, storedPatches(), space_);
     equilibrium.array().copyFrom(onHost.array());
     PatchStore<kDim> stepped(layout_, storedPatches(), space_);
-    runStage(equilibrium, stepped, StageWeights{1.0, 0.0, 1.0, nullptr}, time_, false, nullptr);
+    runStage(equilibrium, stepped, StageWeights{dt, 0.0, 1.0, nullptr}, time_, false, nullptr);
     equilibriumResidual_ = PatchStore<kDim>(layout_, storedPatches(), space_);
-    backend_->equilibriumResidual(equilibrium.data(), stepped.data(), time_,
+    backend_->equilibriumResidual(equilibrium.data(), stepped.data(), dt, time_,
                                   equilibriumResidual_.data());
     backend_->wait(); // before the stores above are freed
     // The fills may have written a buffer of the back end's that the current state's fill ahead

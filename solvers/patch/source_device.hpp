@@ -14,11 +14,11 @@ void addSourceDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                      const PatchGeometry<PDE::kDim>* geometry, int numPatches, const double* in,
                      double* out, double weight, double time, const double* residual);
 
-// residual = (stepped - equilibrium) + S(equilibrium, x, t) on the same interiors.
+// residual = (stepped - equilibrium) / dt + S(equilibrium, x, t) on the same interiors.
 template <class PDE>
 void equilibriumResidualDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                                const PatchGeometry<PDE::kDim>* geometry, int numPatches,
-                               const double* equilibrium, const double* stepped, double time,
-                               double* residual);
+                               const double* equilibrium, const double* stepped, double dt,
+                               double time, double* residual);
 
 } // namespace tessera

@@ -20,11 +20,11 @@ void addSourceDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
 template <class PDE>
 void equilibriumResidualDevice(const PDE& pde, const PatchLayout<PDE::kDim>& layout,
                                const PatchGeometry<PDE::kDim>* geometry, int numPatches,
-                               const double* equilibrium, const double* stepped, double time,
-                               double* residual) {
-  forEachPatchCellDevice(
-      numPatches, layout.interiorCells(),
-      EquilibriumResidualBody<PDE>{pde, layout, geometry, equilibrium, stepped, time, residual});
+                               const double* equilibrium, const double* stepped, double dt,
+                               double time, double* residual) {
+  forEachPatchCellDevice(numPatches, layout.interiorCells(),
+                         EquilibriumResidualBody<PDE>{pde, layout, geometry, equilibrium, stepped,
+                                                      dt, time, residual});
 }
 
 } // namespace tessera

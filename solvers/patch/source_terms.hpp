@@ -65,8 +65,8 @@ struct AddSourceBody {
   }
 };
 
-// residual = (stepped - equilibrium) + S(equilibrium, x, t), where stepped is the equilibrium
-// after the fused update and refluxing of a forward-Euler step of dt = 1 (L_F of it).
+// residual = (stepped - equilibrium) / dt + S(equilibrium, x, t), where stepped is the equilibrium
+// after the fused update and refluxing of a forward-Euler step of dt.
 template <class PDE>
 struct EquilibriumResidualBody {
   PDE pde;
@@ -74,7 +74,7 @@ struct EquilibriumResidualBody {
   const PatchGeometry<PDE::kDim>* geometry;
   const double* equilibrium;
   const double* stepped;
-  double time;
+  double dt, time;
   double* residual;
 
   TESSERA_INLINE void operator()(int p, int n) const {
@@ -85,7 +85,7 @@ struct EquilibriumResidualBody {
     const typename PDE::State s = sourceAt(pde, q, cellCentre<PDE>(geometry[p], c), time);
     for (int v = 0; v < PDE::kNumVars; ++v) {
       const std::size_t i = layout.index(p, v, c);
-      residual[i] = (stepped[i] - equilibrium[i]) + s[v];
+      residual[i] = (stepped[i] - equilibrium[i]) / dt + s[v];
     }
   }
 };

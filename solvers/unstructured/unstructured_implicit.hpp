@@ -180,10 +180,18 @@ public:
     s.iteration = p_.iteration;
     s.residual = norm;
     s.relativeResidual = p_.firstResidual > 0.0 ? norm / p_.firstResidual : 0.0;
-    s.cfl =
+    // Newton-Krylov: a step that raised the residual halves the CFL's scale (the next steps are
+    // shorter); the first-order start's end changes the residual itself, which is no rise.
+    if (newtonKrylov() && p_.iteration == settings_.firstOrderIterations)
+      lastNorm_ = -1.0;
+    if (newtonKrylov() && lastNorm_ > 0.0 && norm > kRiseAbove * lastNorm_)
+      p_.cflScale = std::max(kSmallestScale, 0.5 * p_.cflScale);
+    lastNorm_ = norm;
+    s.cfl = std::min(
+        settings_.cflMax,
         p_.cflScale * (norm > 0.0 ? std::min(settings_.cflMax,
                                              settings_.cfl * std::max(1.0, p_.firstResidual / norm))
-                                  : settings_.cflMax);
+                                  : settings_.cflMax));
     s.relaxation = lastRelaxation_;
     s.firstOrder = firstOrderStart;
     const bool limited =
@@ -422,8 +430,15 @@ private:
     lastRelaxation_ = smallest;
     if (smallest < kCutBelow)
       p_.cflScale = std::max(kSmallestScale, p_.cflScale / 10.0);
-    else if (smallest == 1.0)
-      p_.cflScale = std::min(1.0, 2.0 * p_.cflScale);
+    else if (smallest == 1.0) // a whole step: the scale grows back, and past SER's ramp for Newton
+      p_.cflScale =
+          std::min(newtonKrylov() ? settings_.cflMax / settings_.cfl : 1.0, 2.0 * p_.cflScale);
+  }
+
+  // Newton-Krylov's steps may take the CFL past SER's ramp (FUN3D's and SU2's adaptive CFL): the
+  // ramp follows the residual's drop, which stalls in a transient that only long steps get through.
+  bool newtonKrylov() const {
+    return settings_.linearSolver == LinearSolver::Gmres;
   }
 
   UnstructuredEuler& solver_;
@@ -439,12 +454,15 @@ private:
   std::vector<double> b_, q0_, x_;
   ImplicitProgress p_;
   double lastRelaxation_ = 1.0;
+  double lastNorm_ = -1.0; // the residual the last step started from (Newton-Krylov)
   // The residual's drop that ends the start's transient for the stall detector.
   static constexpr double kTransientDrop = 0.1;
   // A step that cut some cell's update below kCutBelow cuts the CFL tenfold, to no less than
   // kSmallestScale of the ramp's.
   static constexpr double kCutBelow = 0.1;
   static constexpr double kSmallestScale = 1e-3;
+  // A Newton-Krylov step whose residual came out above kRiseAbove times the one it started from.
+  static constexpr double kRiseAbove = 1.1;
 };
 
 } // namespace tessera

@@ -172,6 +172,44 @@ void expectGravityEqualsHost() {
   });
 }
 
+// The atmosphere alone on the device for 1,000 steps, refined below z = 0.22 (a threshold on
+// density, so that coarse-fine faces cross it) and regridded every 4 steps: at rest to 1e-12.
+template <int Dim>
+void expectAtmosphereAtRestOnDevice() {
+  if (!deviceAvailable())
+    GTEST_SKIP() << "no device";
+  Case<Dim> c = sedovCase<Dim>();
+  c.boundary = DomainBoundary<Dim>::all(BoundaryKind::Reflecting);
+  c.criterion = {amr::Indicator::Threshold, Euler<Dim>::kDensity, true, 0.8, 0.5};
+  c.scheme = {{ReconstructionKind::Plm, LimiterKind::VanLeer, RiemannSolverKind::Hllc}, kSspRk2};
+  c.layout.halo = 2;
+  c.pde.gravity[Dim - 1] = -1.0;
+  HydrostaticAtmosphere<Dim> atRest;
+  atRest.pde = c.pde;
+  auto amr = makeSolver<Dim>(c, MemorySpace::Device);
+  amr.initialise([atRest](const auto&, const auto&) { return atRest; });
+  amr.solver().setEquilibrium(atRest);
+  for (int s = 0; s < 1000; ++s)
+    amr.advance(amr.solver().stableDt());
+  ASSERT_EQ(amr.finestLevel(), 2);
+  const PatchStore<Dim>& q = amr.solver().hostState();
+  double speed = 0.0;
+  for (int p = 0; p < q.numPatches(); ++p)
+    for (int n = 0; n < c.layout.interiorCells(); ++n)
+      for (int a = 0; a < Dim; ++a) {
+        const CellIndex<Dim> cell = c.layout.interiorCell(n);
+        speed = std::max(speed, std::fabs(q.at(p, 1 + a, cell) / q.at(p, 0, cell)));
+      }
+  EXPECT_LE(speed, 1e-12);
+}
+
+TEST(AmrOnDevice, WellBalancedAtmosphereStaysAtRest2D) {
+  expectAtmosphereAtRestOnDevice<2>();
+}
+TEST(AmrOnDevice, WellBalancedAtmosphereStaysAtRest3D) {
+  expectAtmosphereAtRestOnDevice<3>();
+}
+
 TEST(AmrOnDevice, GravityWellBalancedEqualsHost2D) {
   expectGravityEqualsHost<2>();
 }

@@ -50,7 +50,7 @@ struct Declared : Bare {
 
 // A name that is no optional member of any system.
 struct UnknownName : Declared {
-  static constexpr std::array<std::string_view, 2> kOptionalMembers{"waveSpeeds", "source"};
+  static constexpr std::array<std::string_view, 2> kOptionalMembers{"waveSpeeds", "sourceTerms"};
 };
 
 template <class P>
@@ -62,13 +62,27 @@ int providedCount() {
 }
 
 TEST(OptionalMembers, EulerProvidesAllAndAdvectionItsWaveSpeeds) {
-  EXPECT_EQ(providedCount<Euler<3>>(), 5);
-  EXPECT_EQ(providedCount<Euler<2>>(), 5);
+  EXPECT_EQ(providedCount<Euler<3>>(), 7);
+  EXPECT_EQ(providedCount<Euler<2>>(), 7);
   EXPECT_EQ(providedCount<Advection<2>>(), 1);
   EXPECT_TRUE(optionalMembers<Advection<3>>()[0].provided);
   EXPECT_EQ(optionalMembers<Advection<3>>()[0].name, "waveSpeeds");
   EXPECT_TRUE(declaredOptionalMembersProvided<Euler<3>>());
   EXPECT_TRUE(declaredOptionalMembersProvided<Advection<2>>());
+}
+
+// Euler's source is gravity's, on only where a run gives it; advection has none.
+TEST(OptionalMembers, ASourcePassRunsWhereTheSystemsSourceIsOn) {
+  Euler<2> gas;
+  EXPECT_FALSE(sourceActive(gas));
+  gas.gravity = {{0.0, -9.81}};
+  EXPECT_TRUE(sourceActive(gas));
+  const Euler<2>::State s = gas.source(gas.toConserved({{2.0, 3.0, 1.0, 1.0}}), {{0.0, 0.0}}, 0.0);
+  EXPECT_EQ(s[0], 0.0);
+  EXPECT_EQ(s[1], 0.0);
+  EXPECT_DOUBLE_EQ(s[2], 2.0 * -9.81);       // rho g
+  EXPECT_DOUBLE_EQ(s[3], 2.0 * 1.0 * -9.81); // rho u.g
+  EXPECT_FALSE(sourceActive(Advection<2>{}));
 }
 
 TEST(OptionalMembers, AMisspelledOrOtherSignatureIsNotFoundAndFallsBack) {
