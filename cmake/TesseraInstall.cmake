@@ -1,5 +1,6 @@
 # `cmake --install`: Tessera's libraries and headers, the tessera program, and a package that
-# find_package(Tessera) reads: its targets (Tessera::tessera_drivers, Tessera::tessera_io, ...)
+# find_package(Tessera) reads: its targets (Tessera::tessera_cli, the case runner;
+# Tessera::tessera_drivers, Tessera::tessera_io, ...)
 # carry C++20, the include path, the floating-point flags and the dependencies (found again by
 # TesseraConfig.cmake, with the Find modules Debian's p4est and METIS need).
 include(GNUInstallDirs)
@@ -14,6 +15,10 @@ foreach(_dir engine patches amr physics numerics solvers drivers io)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${_dir} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tessera
           FILES_MATCHING PATTERN "*.hpp")
 endforeach()
+# The case runner's headers (tools/tessera/case_runner.hpp), where a program of its own includes
+# them from.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/tools/tessera
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tessera/tools FILES_MATCHING PATTERN "*.hpp")
 
 set(_tessera_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/Tessera)
 install(EXPORT TesseraTargets NAMESPACE Tessera:: DESTINATION ${_tessera_cmake_dir})

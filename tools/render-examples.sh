@@ -19,7 +19,8 @@ render output/sedov2d/sedov2d.pvd density -o "$images/sedov2d.png" \
 run "$root/examples/kelvin_helmholtz/kh2d.toml"
 render output/kh2d/kh2d.pvd density -o "$images/kh2d.png" --title "Kelvin-Helmholtz, density"
 
-"$root/build/cpu/examples/double_mach" 0.2 2
+"$root/build/cpu/examples/double_mach" run "$root/examples/double_mach/double_mach.toml" --quiet \
+  --set checkpoint.at_end=false
 render output/double_mach/double_mach.pvd density -o "$images/double_mach.png" --width 12 \
   --window 0 3 0 1 --title "Double Mach reflection, density at t = 0.2"
 

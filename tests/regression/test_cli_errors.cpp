@@ -616,6 +616,42 @@ TEST_F(TesseraCli, AmrCaseOnTwoRanksTakesTheOneRankSteps) {
 #endif
 }
 
+// A program of its own through the case runner: the double Mach reflection's, which adds an
+// initial state and a boundary hook to Tessera's Euler system by name. It runs its case file,
+// continues from a checkpoint bit for bit, and refuses what it does not register, naming the key.
+TEST_F(TesseraCli, DoubleMachRunsAsACaseOfItsOwnProgram) {
+  const std::string program = "'" TESSERA_DOUBLE_MACH "'";
+  const std::string theCase = "'" TESSERA_SOURCE_DIR "/examples/double_mach/double_mach.toml'";
+  const std::string shortRun = " --quiet --set time.end_time=0.003 --set output.enabled=false "
+                               "--set amr.max_level=1 --set checkpoint.keep=100 ";
+  const Result whole = shell(program + " run " + theCase + shortRun +
+                             "--set checkpoint.every_steps=4 --set 'output.directory=\"whole\"'");
+  ASSERT_EQ(whole.exitCode, 0) << whole.output;
+  const Result continued = shell(
+      program + " run " + theCase + shortRun +
+      "--set 'output.directory=\"continued\"' --restart whole/checkpoints/checkpoint_00000004");
+  ASSERT_EQ(continued.exitCode, 0) << continued.output;
+  std::string last;
+  for (const auto& entry : fs::directory_iterator(dir_ / "whole" / "checkpoints"))
+    last = std::max(last, entry.path().filename().string());
+  ASSERT_GT(last, "checkpoint_00000004") << "the run should take more than four steps";
+  EXPECT_EQ(fileText(dir_ / "whole" / "checkpoints" / last / "state.bin"),
+            fileText(dir_ / "continued" / "checkpoints" / last / "state.bin"))
+      << "the continued run's " << last << " differs from the whole run's";
+
+  const Result threeD = shell(program + " run " + theCase + " --set mesh.dimension=3");
+  EXPECT_EQ(threeD.exitCode, 8) << threeD.output;
+  EXPECT_NE(threeD.output.find("physics.system = \"euler\" runs in 2D only"), std::string::npos)
+      << threeD.output;
+  const Result hook = shell(program + " info " + theCase + " --set boundary.hook='\"wedge\"'");
+  EXPECT_EQ(hook.exitCode, 7) << hook.output;
+  EXPECT_NE(hook.output.find("\"double_mach\""), std::string::npos) << hook.output;
+  // The tessera program registers no hook: the key is unknown there.
+  const Result plain = run("info " + theCase);
+  EXPECT_EQ(plain.exitCode, 7) << plain.output;
+  EXPECT_NE(plain.output.find("initial.type"), std::string::npos) << plain.output;
+}
+
 // Gravity's cases: the examples run and say they are well balanced, `info` names the source term,
 // and what cannot be well balanced or has no gravity to balance is refused naming the key.
 TEST_F(TesseraCli, GravityCasesRunAndAreChecked) {

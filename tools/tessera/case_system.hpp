@@ -55,8 +55,8 @@ struct CaseSystem {
       initial;
   // boundary.hook's choices (solvers/patch/boundary_hook.hpp): the faces and states a case's own
   // boundary gives where the built-in kinds do not say it.
-  std::map<std::string, std::function<BoundaryHook<PDE::kDim, PDE::kNumVars>(io::Config&, const PDE&,
-                                                                             const Grid&)>>
+  std::map<std::string, std::function<BoundaryHook<PDE::kDim, PDE::kNumVars>(
+                            io::Config&, const PDE&, const Grid&)>>
       hooks;
 };
 
