@@ -66,10 +66,10 @@ void fusedUpdateDevice(const PDE& pde, const SpatialScheme& scheme,
   template void tessera::addSourceDevice(const PDE&, const tessera::PatchLayout<PDE::kDim>&,       \
                                          const tessera::PatchGeometry<PDE::kDim>*, int,            \
                                          const double*, double*, double, double, const double*);   \
-  template void tessera::equilibriumResidualDevice(const PDE&,                                     \
-                                                   const tessera::PatchLayout<PDE::kDim>&,         \
-                                                   const tessera::PatchGeometry<PDE::kDim>*, int,  \
-                                                   const double*, const double*, double, double*); \
+  template void tessera::equilibriumResidualDevice(                                                \
+      const PDE&, const tessera::PatchLayout<PDE::kDim>&,                                          \
+      const tessera::PatchGeometry<PDE::kDim>*, int, const double*, const double*, double, double, \
+      double*);                                                                                    \
   template void tessera::refinementFlagsDevice(                                                    \
       const PDE&, const tessera::PatchLayout<PDE::kDim>&, const tessera::amr::IndicatorCriterion&, \
       const double*, int, tessera::amr::AdaptFlag*, const int*, const int*);
