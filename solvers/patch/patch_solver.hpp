@@ -147,20 +147,7 @@ public:
   // Sets every interior cell to conserved(centre of the cell) and computes the first eigenvalues.
   template <class ConservedAt>
   void initialise(ConservedAt&& conservedAt) {
-    PatchStore<kDim> initial(layout_, storedPatches(), MemorySpace::Host);
-    forEachPatchCell(numPatches(), layout_.interiorCells(), [&](int p, int n) {
-      const CellIndex<kDim> c = layout_.interiorCell(n);
-      Vec<double, kDim> x;
-      for (int a = 0; a < kDim; ++a)
-        x[a] = geometry_[p].cellCenter(a, c[a]);
-      const State q = conservedAt(x);
-      for (int v = 0; v < PDE::kNumVars; ++v)
-        initial.at(p, v, c) = q[v];
-    });
-    if (space_ == MemorySpace::Host)
-      current_ = std::move(initial);
-    else
-      current_.array().copyFrom(initial.array());
+    current_ = atCellCentres(conservedAt);
     forgetHalos();
     computeEigenvalues();
   }
@@ -716,6 +703,27 @@ private:
     kernelHalosFilled_ = allHalosFilled_ = false;
   }
 
+  // conserved(centre) in every interior cell of the owned patches, where the state lives (with
+  // room for the ghost patches).
+  template <class ConservedAt>
+  PatchStore<kDim> atCellCentres(ConservedAt&& conserved) const {
+    PatchStore<kDim> onHost(layout_, storedPatches(), MemorySpace::Host);
+    forEachPatchCell(numPatches(), layout_.interiorCells(), [&](int p, int n) {
+      const CellIndex<kDim> c = layout_.interiorCell(n);
+      Vec<double, kDim> x;
+      for (int a = 0; a < kDim; ++a)
+        x[a] = geometry_[p].cellCenter(a, c[a]);
+      const State q = conserved(x);
+      for (int v = 0; v < PDE::kNumVars; ++v)
+        onHost.at(p, v, c) = q[v];
+    });
+    if (space_ == MemorySpace::Host)
+      return onHost;
+    PatchStore<kDim> there(layout_, storedPatches(), space_);
+    there.array().copyFrom(onHost.array());
+    return there;
+  }
+
   // Whether the stages take a pass of source terms or an equilibrium's residual.
   bool sourcePass() const {
     return sourced_ || bool(equilibrium_);
@@ -728,18 +736,7 @@ private:
   // take it negative, and the update stops a patch at its first non-physical cell); it is the
   // same on every rank, so any rank count computes the same residual.
   void computeEquilibriumResidual(double dt) {
-    PatchStore<kDim> onHost(layout_, storedPatches(), MemorySpace::Host);
-    forEachPatchCell(numPatches(), layout_.interiorCells(), [&](int p, int n) {
-      const CellIndex<kDim> c = layout_.interiorCell(n);
-      Vec<double, kDim> x;
-      for (int a = 0; a < kDim; ++a)
-        x[a] = geometry_[p].cellCenter(a, c[a]);
-      const State q = equilibrium_(x);
-      for (int v = 0; v < PDE::kNumVars; ++v)
-        onHost.at(p, v, c) = q[v];
-    });
-    PatchStore<kDim> equilibrium(layout_, storedPatches(), space_);
-    equilibrium.array().copyFrom(onHost.array());
+    PatchStore<kDim> equilibrium = atCellCentres(equilibrium_);
     PatchStore<kDim> stepped(layout_, storedPatches(), space_);
     runStage(equilibrium, stepped, StageWeights{dt, 0.0, 1.0, nullptr}, time_, false, nullptr);
     equilibriumResidual_ = PatchStore<kDim>(layout_, storedPatches(), space_);

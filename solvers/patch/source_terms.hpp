@@ -30,6 +30,16 @@ TESSERA_INLINE Vec<double, PDE::kDim> cellCentre(const PatchGeometry<PDE::kDim>&
   return x;
 }
 
+// The state of cell c of patch p.
+template <class PDE>
+TESSERA_INLINE typename PDE::State stateOf(const PatchLayout<PDE::kDim>& layout, const double* data,
+                                           int p, const CellIndex<PDE::kDim>& c) {
+  typename PDE::State q;
+  for (int v = 0; v < PDE::kNumVars; ++v)
+    q[v] = data[layout.index(p, v, c)];
+  return q;
+}
+
 // S(q, x, t) of the system, zero where it has none.
 template <class PDE>
 TESSERA_INLINE typename PDE::State sourceAt(const PDE& pde, const typename PDE::State& q,
@@ -54,10 +64,8 @@ struct AddSourceBody {
 
   TESSERA_INLINE void operator()(int p, int n) const {
     const CellIndex<PDE::kDim> c = layout.interiorCell(n);
-    typename PDE::State q;
-    for (int v = 0; v < PDE::kNumVars; ++v)
-      q[v] = in[layout.index(p, v, c)];
-    const typename PDE::State s = sourceAt(pde, q, cellCentre<PDE>(geometry[p], c), time);
+    const typename PDE::State s =
+        sourceAt(pde, stateOf<PDE>(layout, in, p, c), cellCentre<PDE>(geometry[p], c), time);
     for (int v = 0; v < PDE::kNumVars; ++v) {
       const std::size_t i = layout.index(p, v, c);
       out[i] += weight * (residual ? s[v] - residual[i] : s[v]);
@@ -79,10 +87,8 @@ struct EquilibriumResidualBody {
 
   TESSERA_INLINE void operator()(int p, int n) const {
     const CellIndex<PDE::kDim> c = layout.interiorCell(n);
-    typename PDE::State q;
-    for (int v = 0; v < PDE::kNumVars; ++v)
-      q[v] = equilibrium[layout.index(p, v, c)];
-    const typename PDE::State s = sourceAt(pde, q, cellCentre<PDE>(geometry[p], c), time);
+    const typename PDE::State s = sourceAt(pde, stateOf<PDE>(layout, equilibrium, p, c),
+                                           cellCentre<PDE>(geometry[p], c), time);
     for (int v = 0; v < PDE::kNumVars; ++v) {
       const std::size_t i = layout.index(p, v, c);
       residual[i] = (stepped[i] - equilibrium[i]) / dt + s[v];
