@@ -660,11 +660,12 @@ TEST_F(TesseraCli, GravityCasesRunAndAreChecked) {
   ASSERT_EQ(info.exitCode, 0) << info.output;
   EXPECT_NE(info.output.find("source (source terms, added in every stage)"), std::string::npos)
       << info.output;
-  const Result r = run("run " + atmosphere + " --set time.end_time=0.1 --set output.enabled=false");
+  const Result r =
+      run("run " + atmosphere + " --set time.end_time=0.02 --set output.enabled=false");
   ASSERT_EQ(r.exitCode, 0) << r.output;
   EXPECT_NE(r.output.find("well balanced"), std::string::npos) << r.output;
   const Result rt = run("run '" TESSERA_SOURCE_DIR "/examples/gravity/rayleigh_taylor.toml' --set "
-                        "time.end_time=0.1 --set output.enabled=false");
+                        "time.end_time=0.01 --set output.enabled=false");
   ASSERT_EQ(rt.exitCode, 0) << rt.output;
 
   fs::remove_all(dir_ / "output"); // the refused cases below must not write one
