@@ -11,7 +11,7 @@
 #include <mpi.h>
 
 #include "drivers/amr_solver.hpp"
-#include "engine/device_selection.hpp"
+#include "engine/memory.hpp"
 #include "solvers/initial_conditions.hpp"
 
 namespace tessera {
@@ -150,13 +150,3 @@ BENCHMARK(BM_SedovUniform<3>)->Apply(device3D);
 
 } // namespace
 } // namespace tessera
-
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  tessera::selectDeviceByNodeRank(MPI_COMM_WORLD);
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  MPI_Finalize();
-  return 0;
-}

@@ -210,12 +210,3 @@ BENCHMARK(BM_RefinementBuffer)->Unit(benchmark::kMillisecond);
 
 } // namespace
 } // namespace tessera
-
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  MPI_Finalize();
-  return 0;
-}

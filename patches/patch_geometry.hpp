@@ -14,6 +14,13 @@ struct PatchGeometry {
   TESSERA_INLINE double cellCenter(int axis, int i) const {
     return origin[axis] + (i + 0.5) * dx[axis];
   }
+  // The centre of cell c (interior or halo).
+  TESSERA_INLINE Vec<double, Dim> cellCenter(const CellIndex<Dim>& c) const {
+    Vec<double, Dim> x;
+    for (int a = 0; a < Dim; ++a)
+      x[a] = cellCenter(a, c[a]);
+    return x;
+  }
   TESSERA_INLINE double cellVolume() const {
     double v = 1.0;
     for (int a = 0; a < Dim; ++a)

@@ -589,10 +589,7 @@ private:
               rest /= extent;
             }
             c[a] = side == 0 ? -1 - c[a] : n + c[a];
-            HookedCell cell{p, c, {}, a, side};
-            for (int b = 0; b < kDim; ++b)
-              cell.x[b] = g.cellCenter(b, c[b]);
-            hookedCells_.push_back(cell);
+            hookedCells_.push_back({p, c, g.cellCenter(c), a, side});
           }
         }
     }
@@ -710,10 +707,7 @@ private:
     PatchStore<kDim> onHost(layout_, storedPatches(), MemorySpace::Host);
     forEachPatchCell(numPatches(), layout_.interiorCells(), [&](int p, int n) {
       const CellIndex<kDim> c = layout_.interiorCell(n);
-      Vec<double, kDim> x;
-      for (int a = 0; a < kDim; ++a)
-        x[a] = geometry_[p].cellCenter(a, c[a]);
-      const State q = conserved(x);
+      const State q = conserved(geometry_[p].cellCenter(c));
       for (int v = 0; v < PDE::kNumVars; ++v)
         onHost.at(p, v, c) = q[v];
     });
@@ -726,7 +720,7 @@ private:
 
   // Whether the stages take a pass of source terms or an equilibrium's residual.
   bool sourcePass() const {
-    return sourced_ || bool(equilibrium_);
+    return sourceActive(pde_) || bool(equilibrium_);
   }
 
   // R_e = L_F(q_e) + S(q_e) of the equilibrium on the present patches (source_terms.hpp): the
@@ -790,7 +784,6 @@ private:
   double cfl_;
   MemorySpace space_;
   PatchScheme scheme_;
-  bool sourced_ = sourceActive(pde_); // whether the stages add the system's source terms
   // A well-balanced run's equilibrium (setEquilibrium), and its residual on the present patches
   // where the state lives, computed before the next step where stale.
   std::function<State(const Vec<double, kDim>&)> equilibrium_;

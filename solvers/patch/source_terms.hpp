@@ -18,27 +18,9 @@
 #include "patches/patch_geometry.hpp"
 #include "patches/patch_layout.hpp"
 #include "physics/optional_members.hpp"
+#include "solvers/patch/cell_state.hpp"
 
 namespace tessera {
-
-template <class PDE>
-TESSERA_INLINE Vec<double, PDE::kDim> cellCentre(const PatchGeometry<PDE::kDim>& g,
-                                                 const CellIndex<PDE::kDim>& c) {
-  Vec<double, PDE::kDim> x;
-  for (int a = 0; a < PDE::kDim; ++a)
-    x[a] = g.cellCenter(a, c[a]);
-  return x;
-}
-
-// The state of cell c of patch p.
-template <class PDE>
-TESSERA_INLINE typename PDE::State stateOf(const PatchLayout<PDE::kDim>& layout, const double* data,
-                                           int p, const CellIndex<PDE::kDim>& c) {
-  typename PDE::State q;
-  for (int v = 0; v < PDE::kNumVars; ++v)
-    q[v] = data[layout.index(p, v, c)];
-  return q;
-}
 
 // S(q, x, t) of the system, zero where it has none.
 template <class PDE>
@@ -65,7 +47,7 @@ struct AddSourceBody {
   TESSERA_INLINE void operator()(int p, int n) const {
     const CellIndex<PDE::kDim> c = layout.interiorCell(n);
     const typename PDE::State s =
-        sourceAt(pde, stateOf<PDE>(layout, in, p, c), cellCentre<PDE>(geometry[p], c), time);
+        sourceAt(pde, loadState<PDE>(layout, in, p, c), geometry[p].cellCenter(c), time);
     for (int v = 0; v < PDE::kNumVars; ++v) {
       const std::size_t i = layout.index(p, v, c);
       out[i] += weight * (residual ? s[v] - residual[i] : s[v]);
@@ -87,8 +69,8 @@ struct EquilibriumResidualBody {
 
   TESSERA_INLINE void operator()(int p, int n) const {
     const CellIndex<PDE::kDim> c = layout.interiorCell(n);
-    const typename PDE::State s = sourceAt(pde, stateOf<PDE>(layout, equilibrium, p, c),
-                                           cellCentre<PDE>(geometry[p], c), time);
+    const typename PDE::State s =
+        sourceAt(pde, loadState<PDE>(layout, equilibrium, p, c), geometry[p].cellCenter(c), time);
     for (int v = 0; v < PDE::kNumVars; ++v) {
       const std::size_t i = layout.index(p, v, c);
       residual[i] = (stepped[i] - equilibrium[i]) / dt + s[v];

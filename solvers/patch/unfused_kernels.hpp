@@ -1,12 +1,13 @@
 #pragma once
 // What the unfused device pipelines share (rusanov_unfused_device.cu, scheme_unfused_device.cu):
-// the face grid of their flux temporaries, one-thread-per-item grid-stride loops, and plain state
-// loads. Device code: include it from a .cu file only.
+// the face grid of their flux temporaries and one-thread-per-item grid-stride loops (their state
+// loads: cell_state.hpp). Device code: include it from a .cu file only.
 #include <algorithm>
 #include <cstddef>
 
 #include "engine/gpu_runtime.hpp"
 #include "patches/patch_layout.hpp"
+#include "solvers/patch/cell_state.hpp"
 #include "solvers/patch/max_eigenvalue.hpp"
 
 namespace tessera::unfused_kernels {
@@ -54,15 +55,6 @@ TESSERA_INLINE CellIndex<Dim> cellWithHalo(const PatchLayout<Dim>& layout, int b
     b /= layout.extent();
   }
   return c;
-}
-
-template <class PDE>
-TESSERA_INLINE typename PDE::State loadState(const PatchLayout<PDE::kDim>& layout, const double* q,
-                                             int patch, CellIndex<PDE::kDim> c) {
-  typename PDE::State s;
-  for (int v = 0; v < PDE::kNumVars; ++v)
-    s[v] = q[layout.index(patch, v, c)];
-  return s;
 }
 
 // The larger of two eigenvalues, NaN if either is NaN, so that the time step reports a broken
