@@ -1,6 +1,7 @@
 #pragma once
 // From forest leaves to patches: the geometry of each leaf's patch, the halo and reflux plans, and
 // on several MPI ranks the ghost patches those plans read.
+#include <algorithm>
 #include <memory>
 #include <mpi.h>
 #include <stdexcept>
@@ -98,11 +99,13 @@ std::vector<RefluxOp<Dim>> forestRefluxPlan(const Forest<Dim>& forest,
                               int(forest.leaves().size()));
 }
 
-// The ghost patches of this rank (none on one rank) and the values of them that the plans (built
-// by forestHaloPlan and forestRefluxPlan) read. Collective.
+// The ghost patches of this rank (none on one rank) and the values of them that the halo plans
+// (`planner`'s, whichever part a back end fills) and the reflux plan read. Only the patches beside
+// other ranks' read ghosts: p4est's mirrors (the leaves other ranks hold as ghosts, across faces,
+// edges and corners), whose whole plans are all that is built here. Collective.
 template <int Dim>
 GhostPatches ghostPatches(const Forest<Dim>& forest, const PatchLayout<Dim>& layout,
-                          const HaloPlan<Dim>& haloPlan,
+                          const HaloPlanner<Dim>& planner,
                           const std::vector<RefluxOp<Dim>>& refluxPlan) {
   GhostPatches ghosts;
   ghosts.comm = forest.comm();
@@ -111,10 +114,13 @@ GhostPatches ghostPatches(const Forest<Dim>& forest, const PatchLayout<Dim>& lay
   ghosts.count = int(forest.ghostLeaves().size());
   const int owned = int(forest.leaves().size());
   const mpi::HaloPlan patches = forest.ghostExchangePlan();
+  std::vector<int> mirrors = patches.sendItems.indices;
+  std::sort(mirrors.begin(), mirrors.end());
+  mirrors.erase(std::unique(mirrors.begin(), mirrors.end()), mirrors.end());
   // The plan receives the ghosts in their own order (item owned + g for ghost g).
-  ghosts.state =
-      mpi::valuePlan(ghosts.comm, patches, haloPlanReads(haloPlan, layout, owned, ghosts.count),
-                     layout.patchStride());
+  ghosts.state = mpi::valuePlan(
+      ghosts.comm, patches, haloPlanReads(planner.wholeOf(mirrors), layout, owned, ghosts.count),
+      layout.patchStride());
   const auto fluxReads = refluxPlanReads<Dim>(refluxPlan, layout, owned, ghosts.count);
   int readsFluxes = 0;
   for (const auto& reads : fluxReads)

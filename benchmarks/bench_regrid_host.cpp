@@ -17,7 +17,9 @@
 #include "amr/forest.hpp"
 #include "amr/forest_patches.hpp"
 #include "amr/refinement_buffer.hpp"
+#include "engine/mpi/value_plan.hpp"
 #include "patches/face_links.hpp"
+#include "patches/ghost_reads.hpp"
 #include "patches/halo_planner.hpp"
 #include "patches/remap_plan.hpp"
 
@@ -187,6 +189,60 @@ void BM_RegridThatChangesTheMesh(benchmark::State& state) {
   state.counters["changed"] = double(changed) / double(state.iterations());
 }
 BENCHMARK(BM_RegridThatChangesTheMesh)->Unit(benchmark::kMillisecond);
+
+// The plans of a regrid on several ranks (AmrSolver::plansOnForest, then PatchSolver::planHalos
+// for a device back end), phase by phase, on the blast's forest partitioned over the ranks: the
+// halo planner, the faces the kernels read from the halo, the whole plans of the patches beside
+// other ranks' (the mirrors), the ghost cells those read (haloPlanReads), the wait for the slowest
+// rank, and the exchange of the read cells built from them (mpi::valuePlan, collective). Counters:
+// each phase's milliseconds, this rank's leaves, mirrors and ghost leaves, the cells received.
+void BM_PlansOnSeveralRanks(benchmark::State& state) {
+  auto forest = makeBlastForest();
+  forest->repartition(std::vector<int>(forest->leaves().size(), 1));
+  enum Phase { Planner, Faces, Mirrors, Reads, Wait, Values, kPhases };
+  double seconds[kPhases] = {};
+  using Clock = std::chrono::steady_clock;
+  const int owned = int(forest->leaves().size());
+  const int ghosts = int(forest->ghostLeaves().size());
+  const mpi::HaloPlan patches = forest->ghostExchangePlan();
+  std::vector<int> mirrors = patches.sendItems.indices;
+  std::sort(mirrors.begin(), mirrors.end());
+  mirrors.erase(std::unique(mirrors.begin(), mirrors.end()), mirrors.end());
+  std::size_t received = 0;
+  for (auto _ : state) {
+    MPI_Barrier(forest->comm());
+    auto mark = Clock::now();
+    const auto lap = [&](Phase phase) {
+      const auto now = Clock::now();
+      seconds[phase] += std::chrono::duration<double>(now - mark).count();
+      mark = now;
+    };
+    const auto planner = amr::forestHaloPlanner(*forest, kLayout, kBoundary);
+    lap(Planner);
+    std::vector<int> neighbour;
+    benchmark::DoNotOptimize(planner->unlinkedFaces(neighbour).ops.data());
+    lap(Faces);
+    const HaloPlan<3> beside = planner->wholeOf(mirrors);
+    lap(Mirrors);
+    const auto reads = haloPlanReads(beside, kLayout, owned, ghosts);
+    lap(Reads);
+    MPI_Barrier(forest->comm());
+    lap(Wait);
+    const mpi::HaloPlan cells =
+        mpi::valuePlan(forest->comm(), patches, reads, kLayout.patchStride());
+    lap(Values);
+    received = cells.receiveItems.indices.size();
+  }
+  const char* names[kPhases] = {"planner", "faces", "mirrors", "reads", "wait", "values"};
+  for (int p = 0; p < kPhases; ++p)
+    state.counters[names[p]] = 1e3 * seconds[p] / double(state.iterations());
+  state.counters["leaves"] = double(owned);
+  state.counters["mirror_leaves"] = double(mirrors.size());
+  state.counters["ghosts"] = double(ghosts);
+  state.counters["cells"] = double(received);
+}
+// A fixed count: every rank must take the collectives as often as the others.
+BENCHMARK(BM_PlansOnSeveralRanks)->Unit(benchmark::kMillisecond)->Iterations(20);
 
 // The refinement buffer (amr::leavesTouchingRefinement, AmrSolver's bufferRefinement) with the
 // flags of a shell that moved by half a finest patch: the leaves touching those that refine.

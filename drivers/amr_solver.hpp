@@ -193,19 +193,15 @@ private:
     GhostPatches ghosts;
   };
 
-  // Collective (the ghosts' plans are). HaloPlanSource: the solver's constructor plans its halos.
+  // Collective (the ghosts' plans are). The solver plans the halos its back end fills.
   ForestPlans plansOnForest(const amr::Forest<kDim>& forest) const {
     ForestPlans plans;
     plans.geometry = amr::leafGeometry(forest, layout_, lower_, upper_);
     auto planner = amr::forestHaloPlanner(forest, layout_, boundary_);
     plans.reflux = planner->refluxPlan();
-    if (mpi::rankCount(forest.comm()) == 1) {
-      plans.halo = std::move(planner); // the solver plans what its back end reads
-      return plans;
-    }
-    HaloPlan<kDim> halo = planner->whole(); // the ghosts' exchange reads what every cell reads
-    plans.ghosts = amr::ghostPatches(forest, layout_, halo, plans.reflux);
-    plans.halo = std::move(halo);
+    if (mpi::rankCount(forest.comm()) > 1)
+      plans.ghosts = amr::ghostPatches(forest, layout_, *planner, plans.reflux);
+    plans.halo = std::move(planner);
     return plans;
   }
 

@@ -12,9 +12,10 @@ namespace tessera {
 struct GhostPatches {
   MPI_Comm comm = MPI_COMM_SELF;
   int count = 0; // stored after the owned patches
-  // The values that travel each step, as indices into the state (patches: the owned ones, then
-  // the ghosts) and into the flux registers: the interior cells the halo plan reads of each
-  // ghost, and the faces refluxing reads of each finer ghost (engine/mpi/value_plan.hpp).
+  // What travels each step (engine/mpi/value_plan.hpp): the interior cells the halo plan reads of
+  // each ghost, as indices of their first variable in the state (patches: the owned ones, then
+  // the ghosts), every variable travelling with a cell; and as single values of the flux
+  // registers, the faces refluxing reads of each finer ghost.
   mpi::HaloPlan state, fluxes;
   // Whether fluxes travel at all: some rank corrects a coarse patch by a finer ghost's fluxes.
   // Every rank must agree.

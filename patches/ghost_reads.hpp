@@ -1,13 +1,17 @@
 #pragma once
 // Which values of each ghost patch a rank's plans read: the interior cells its halo operations take
-// from the ghost (every variable), and the boundary fluxes its refluxing takes from a finer ghost.
+// from the ghost (each named by its first variable's offset: the others lie a variable block
+// apart), and the boundary fluxes its refluxing takes from a finer ghost.
 // The owners send only these each step (engine/mpi/value_plan.hpp). The cells follow the halo
 // operations' arithmetic (halo_cell.hpp): the source cell itself, the 2^Dim children of a finer
 // source, and for a coarser source the parent cell with its neighbours along every axis, or at the
-// patch's edge the two cells inward (the limited slope, prolong_restrict.hpp). A change to that
-// arithmetic must change these reads too; the distributed tests (tests/mpi) fail where they fall
+// patch's edge the two cells inward (the limited slope, prolong_restrict.hpp), with the cells
+// diagonal to that stencil in the box of an operation's reads. A change to that arithmetic must
+// change these reads too; the distributed tests (tests/mpi) fail where they fall
 // short.
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -19,96 +23,97 @@ namespace tessera {
 
 namespace detail {
 
-// Marks interior cell c (if inside) of a patch of N^Dim interior cells.
-template <int Dim>
-void markCell(const PatchLayout<Dim>& layout, CellIndex<Dim> c, std::vector<char>& cells) {
-  int linear = 0;
-  for (int a = Dim - 1; a >= 0; --a) {
-    if (c[a] < 0 || c[a] >= layout.cellsPerAxis)
-      return;
-    linear = linear * layout.cellsPerAxis + c[a];
-  }
-  cells[std::size_t(linear)] = 1;
-}
-
-// The cells of source position u (source patch cell coordinates) that `source` reads.
-template <int Dim>
-void markSourceCells(const PatchLayout<Dim>& layout, HaloSource source, CellIndex<Dim> u,
-                     std::vector<char>& cells) {
+// The source cells [first, last] along one axis that `source` reads for the source positions
+// [uFirst, uLast] (in the source patch's coordinates at the destination's resolution), clipped to
+// the patch's n cells; first > last where none is inside. For a coarser source the parent cell
+// with its neighbours along the axis, or at the patch's edge the two cells inward (the limited
+// slope, limitedLinearValue). Along each axis separately: the box of these ranges holds the
+// cross-shaped stencil and the few cells diagonal to it, which are sent though not read.
+inline void sourceRange(HaloSource source, int uFirst, int uLast, int n, int& first, int& last) {
+  first = n;
+  last = -1;
+  const auto include = [&](int lo, int hi) {
+    first = std::min(first, std::max(lo, 0));
+    last = std::max(last, std::min(hi, n - 1));
+  };
   if (source == HaloSource::SameLevel) {
-    markCell(layout, u, cells);
+    include(uFirst, uLast);
   } else if (source == HaloSource::Finer) {
-    for (int k = 0; k < (1 << Dim); ++k) {
-      CellIndex<Dim> f;
-      for (int a = 0; a < Dim; ++a)
-        f[a] = 2 * u[a] + ((k >> a) & 1);
-      markCell(layout, f, cells);
-    }
+    include(2 * uFirst, 2 * uLast + 1);
   } else if (source == HaloSource::Coarser) {
-    CellIndex<Dim> parent;
-    for (int a = 0; a < Dim; ++a)
-      parent[a] = u[a] >> 1;
-    markCell(layout, parent, cells);
-    const int n = layout.cellsPerAxis;
-    for (int a = 0; a < Dim; ++a) {
-      // Inside, the two neighbours; at an edge, the two cells inward (limitedLinearValue).
-      const bool lowEdge = parent[a] == 0, highEdge = parent[a] == n - 1;
-      for (int d : {-2, -1, 1, 2}) {
-        const bool read =
-            lowEdge || highEdge ? (lowEdge ? d > 0 : d < 0) && n >= 3 : (d == -1 || d == 1);
-        if (!read)
-          continue;
-        CellIndex<Dim> side = parent;
-        side[a] += d;
-        markCell(layout, side, cells);
-      }
+    for (int p = std::max(uFirst >> 1, 0); p <= std::min(uLast >> 1, n - 1); ++p) {
+      if (p > 0 && p < n - 1)
+        include(p - 1, p + 1);
+      else if (n >= 3)
+        include(p == 0 ? 0 : n - 3, p == 0 ? 2 : n - 1);
+      else
+        include(p, p);
     }
   }
+  if (first > last)
+    first = n, last = -1;
 }
 
 } // namespace detail
 
 // For each ghost patch firstGhost + g (g < ghosts): the offsets within its block of
-// layout.patchStride() values that the plan reads, ascending.
+// layout.patchStride() values of the cells that the plan reads (their first variable's), ascending.
+// Each operation's source cells are marked as one box (detail::sourceRange along each axis): a
+// regrid on several ranks lists the reads of every ghost patch of a large forest.
 template <int Dim>
 std::vector<std::vector<int>> haloPlanReads(const HaloPlan<Dim>& plan,
                                             const PatchLayout<Dim>& layout, int firstGhost,
                                             int ghosts) {
-  std::vector<std::vector<char>> cells(static_cast<std::size_t>(ghosts));
+  const int n = layout.cellsPerAxis;
+  // One bit per interior cell of each ghost that is read: most are not, and the words that hold
+  // none are passed over at once.
+  const std::size_t words = (std::size_t(layout.interiorCells()) + 63) / 64;
+  std::vector<std::vector<std::uint64_t>> cells(static_cast<std::size_t>(ghosts));
   for (const HaloOp<Dim>& op : plan.ops) {
     const int g = op.srcPatch - firstGhost;
     if (op.source == HaloSource::Fixed || g < 0 || g >= ghosts)
       continue;
-    std::vector<char>& read = cells[std::size_t(g)];
-    read.resize(std::size_t(layout.interiorCells()), 0);
-    CellIndex<Dim> c;
-    for (int a = 0; a < Dim; ++a)
-      c[a] = op.lo[a];
+    int first[Dim], last[Dim];
+    bool empty = false;
+    for (int a = 0; a < Dim; ++a) {
+      const int u0 = op.scale[a] * op.lo[a] + op.shift[a];
+      const int u1 = op.scale[a] * (op.hi[a] - 1) + op.shift[a];
+      detail::sourceRange(op.source, std::min(u0, u1), std::max(u0, u1), n, first[a], last[a]);
+      empty = empty || first[a] > last[a];
+    }
+    if (empty)
+      continue;
+    std::vector<std::uint64_t>& read = cells[std::size_t(g)];
+    read.resize(words, 0);
+    // The box's rows along x, the other axes' indices in `row` (y fastest).
+    int row[Dim] = {};
+    for (int a = 1; a < Dim; ++a)
+      row[a] = first[a];
     while (true) {
-      CellIndex<Dim> u;
-      for (int a = 0; a < Dim; ++a)
-        u[a] = op.scale[a] * c[a] + op.shift[a];
-      detail::markSourceCells(layout, op.source, u, read);
-      int a = 0;
-      for (; a < Dim; ++a) { // the next cell of the box, x fastest
-        if (++c[a] < op.hi[a])
+      std::size_t at = 0;
+      for (int a = Dim - 1; a >= 1; --a)
+        at = at * std::size_t(n) + std::size_t(row[a]);
+      at = at * std::size_t(n);
+      for (int x = first[0]; x <= last[0]; ++x)
+        read[(at + std::size_t(x)) / 64] |= std::uint64_t(1) << ((at + std::size_t(x)) % 64);
+      int a = 1;
+      for (; a < Dim; ++a) {
+        if (++row[a] <= last[a])
           break;
-        c[a] = op.lo[a];
+        row[a] = first[a];
       }
-      if (a == Dim)
+      if (a >= Dim)
         break;
     }
   }
   std::vector<std::vector<int>> reads(static_cast<std::size_t>(ghosts));
   for (int g = 0; g < ghosts; ++g) {
-    if (cells[std::size_t(g)].empty())
-      continue;
-    for (int v = 0; v < layout.numVars; ++v)
-      for (int n = 0; n < layout.interiorCells(); ++n)
-        if (cells[std::size_t(g)][std::size_t(n)])
-          reads[std::size_t(g)].push_back(int(std::size_t(v) * layout.varStride()) +
-                                          layout.cellOffset(layout.interiorCell(n)));
-    std::sort(reads[std::size_t(g)].begin(), reads[std::size_t(g)].end());
+    const std::vector<std::uint64_t>& read = cells[std::size_t(g)];
+    for (std::size_t w = 0; w < read.size(); ++w) // x fastest: ascending offsets
+      for (std::uint64_t bits = read[w]; bits != 0; bits &= bits - 1) {
+        const int c = int(w * 64) + std::countr_zero(bits);
+        reads[std::size_t(g)].push_back(layout.cellOffset(layout.interiorCell(c)));
+      }
   }
   return reads;
 }

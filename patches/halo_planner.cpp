@@ -96,6 +96,23 @@ HaloPlan<Dim> HaloPlanner<Dim>::whole() const {
 }
 
 template <int Dim>
+HaloPlan<Dim> HaloPlanner<Dim>::wholeOf(std::span<const int> patches) const {
+  std::vector<char> listed(std::size_t(filled_), 0);
+  for (int p : patches) {
+    if (p < 0 || p >= filled_)
+      throw std::invalid_argument("HaloPlanner::wholeOf: patch " + std::to_string(p) +
+                                  " is not one of the " + std::to_string(filled_) +
+                                  " filled patches");
+    listed[std::size_t(p)] = 1;
+  }
+  return planOf(
+      true, [&](int p, const Vec<int, Dim>&) { return !listed[std::size_t(p)]; },
+      [](int, const Vec<int, Dim>&, std::span<const HaloOp<Dim>>, const PatchRange&) {
+        return true;
+      });
+}
+
+template <int Dim>
 HaloPlan<Dim> HaloPlanner<Dim>::unlinkedFaces(std::vector<int>& neighbour) const {
   constexpr int kFaces = FaceLinks<Dim>::kFaces;
   neighbour.assign(std::size_t(filled_) * kFaces, -1);

@@ -9,6 +9,7 @@
 // A planner keeps its placements, so the rest can be built later, when a fill of every halo cell
 // first asks for it.
 #include <memory>
+#include <span>
 #include <variant>
 #include <vector>
 
@@ -30,6 +31,9 @@ public:
 
   // Every halo cell of the filled patches (buildHaloPlan).
   HaloPlan<Dim> whole() const;
+  // Every halo cell of the filled patches listed (whole()'s operations of those patches, in its
+  // order): on several ranks, of the patches beside other ranks' (the ghosts' values they read).
+  HaloPlan<Dim> wholeOf(std::span<const int> patches) const;
   // The operations of the faces that are not linked, and in `neighbour` (FaceLinks::neighbour,
   // one entry per filled patch and face) the linked ones: what linkSameLevelFaces leaves of
   // whole(), in the same order.

@@ -104,22 +104,22 @@ template <class T>
 BasicHaloExchange<T>& BasicHaloExchange<T>::operator=(BasicHaloExchange&&) noexcept = default;
 
 template <class T>
-BasicHaloExchange<T>::BasicHaloExchange(MPI_Comm comm, HaloPlan plan, int valuesPerItem,
+BasicHaloExchange<T>::BasicHaloExchange(MPI_Comm comm, HaloPlan plan, ItemLayout items,
                                         MemorySpace space)
-    : comm_(comm), plan_(std::move(plan)), width_(valuesPerItem), space_(checkedSpace(space)),
+    : comm_(comm), plan_(std::move(plan)), items_(items), space_(checkedSpace(space)),
       transport_(transportOf(comm, space_)),
       sendBuffer_(
-          stagedSize(transport_, plan_.sendItems.indices.size() * std::size_t(valuesPerItem))),
+          stagedSize(transport_, plan_.sendItems.indices.size() * std::size_t(items.width))),
       receiveBuffer_(
-          stagedSize(transport_, plan_.receiveItems.indices.size() * std::size_t(valuesPerItem))),
+          stagedSize(transport_, plan_.receiveItems.indices.size() * std::size_t(items.width))),
       requests_(2 * plan_.neighbourRanks.size()),
       deviceSendItems_(deviceItems(plan_.sendItems.indices, space_)),
       deviceReceiveItems_(deviceItems(plan_.receiveItems.indices, space_)),
       deviceSendBuffer_(
-          deviceBuffer<T>(plan_.sendItems.indices.size() * std::size_t(valuesPerItem), space_)),
+          deviceBuffer<T>(plan_.sendItems.indices.size() * std::size_t(items.width), space_)),
       deviceReceiveBuffer_(deviceBuffer<T>(receiveBuffer_.size(), space_)) {
-  if (valuesPerItem < 1)
-    throw std::invalid_argument("HaloExchange: " + std::to_string(valuesPerItem) +
+  if (items.width < 1)
+    throw std::invalid_argument("HaloExchange: " + std::to_string(items.width) +
                                 " values per item");
   const std::size_t ranks = plan_.neighbourRanks.size();
   if (plan_.sendItems.rows() != int(ranks) || plan_.receiveItems.rows() != int(ranks))
@@ -130,8 +130,8 @@ BasicHaloExchange<T>::BasicHaloExchange(MPI_Comm comm, HaloPlan plan, int values
     staging_ = std::make_unique<detail::HaloStaging>();
   if (transport_ == ExchangeTransport::Peer)
     peer_ = std::make_unique<detail::PeerLinks>(
-        comm_, plan_.neighbourRanks, byteOffsets<T>(plan_.sendItems, width_),
-        byteOffsets<T>(plan_.receiveItems, width_), staging_->stream);
+        comm_, plan_.neighbourRanks, byteOffsets<T>(plan_.sendItems, items_.width),
+        byteOffsets<T>(plan_.receiveItems, items_.width), staging_->stream);
 #endif
 }
 
@@ -139,14 +139,14 @@ template <class T>
 void BasicHaloExchange<T>::start(const T* values) {
   if (space_ == MemorySpace::Host) {
     postReceives();
-    packHaloValues(values, plan_.sendItems.indices, width_, sendBuffer_.data());
+    packHaloValues(values, plan_.sendItems.indices, items_, sendBuffer_.data());
     postSends();
     return;
   }
 #if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
   TESSERA_GPU_CHECK(gpuEventRecord(staging_->stateWritten, 0));
   TESSERA_GPU_CHECK(gpuStreamWaitEvent(staging_->stream, staging_->stateWritten, 0));
-  packHaloValuesDevice(values, deviceSendItems_.data(), int(deviceSendItems_.size()), width_,
+  packHaloValuesDevice(values, deviceSendItems_.data(), int(deviceSendItems_.size()), items_,
                        deviceSendBuffer_.data(), staging_->stream);
   if (peer_) {
     peer_->send(deviceSendBuffer_.data());
@@ -163,7 +163,7 @@ template <class T>
 void BasicHaloExchange<T>::finish(T* values) {
   if (space_ == MemorySpace::Host) {
     check(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
-    unpackHaloValues(receiveBuffer_.data(), plan_.receiveItems.indices, width_, values);
+    unpackHaloValues(receiveBuffer_.data(), plan_.receiveItems.indices, items_, values);
     return;
   }
 #if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
@@ -180,7 +180,7 @@ void BasicHaloExchange<T>::finish(T* values) {
                                      staging_->stream));
   }
   unpackHaloValuesDevice(received, deviceReceiveItems_.data(), int(deviceReceiveItems_.size()),
-                         width_, values, staging_->stream);
+                         items_, values, staging_->stream);
   TESSERA_GPU_CHECK(gpuEventRecord(staging_->unpacked, staging_->stream));
   TESSERA_GPU_CHECK(gpuStreamWaitEvent(0, staging_->unpacked, 0));
   if (peer_)
@@ -192,11 +192,11 @@ void BasicHaloExchange<T>::finish(T* values) {
 
 template <class T>
 void BasicHaloExchange<T>::postReceives() {
-  const std::size_t width = std::size_t(width_);
+  const std::size_t width = std::size_t(items_.width);
   for (std::size_t i = 0; i < plan_.neighbourRanks.size(); ++i) {
     const int first = plan_.receiveItems.offsets[i];
     const int count = plan_.receiveItems.offsets[i + 1] - first;
-    check(MPI_Irecv(receiveBuffer_.data() + std::size_t(first) * width, count * width_,
+    check(MPI_Irecv(receiveBuffer_.data() + std::size_t(first) * width, count * items_.width,
                     mpiType<T>(), plan_.neighbourRanks[i], kHaloTag, comm_, &requests_[i]),
           "MPI_Irecv");
   }
@@ -205,12 +205,12 @@ void BasicHaloExchange<T>::postReceives() {
 template <class T>
 void BasicHaloExchange<T>::postSends() {
   const std::size_t ranks = plan_.neighbourRanks.size();
-  const std::size_t width = std::size_t(width_);
+  const std::size_t width = std::size_t(items_.width);
   for (std::size_t i = 0; i < ranks; ++i) {
     const int first = plan_.sendItems.offsets[i];
     const int count = plan_.sendItems.offsets[i + 1] - first;
-    check(MPI_Isend(sendBuffer_.data() + std::size_t(first) * width, count * width_, mpiType<T>(),
-                    plan_.neighbourRanks[i], kHaloTag, comm_, &requests_[ranks + i]),
+    check(MPI_Isend(sendBuffer_.data() + std::size_t(first) * width, count * items_.width,
+                    mpiType<T>(), plan_.neighbourRanks[i], kHaloTag, comm_, &requests_[ranks + i]),
           "MPI_Isend");
   }
 }

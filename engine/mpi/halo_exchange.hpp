@@ -13,11 +13,13 @@
 // that they overlap the kernels the caller launches between start() and finish().
 #include <memory>
 #include <mpi.h>
+#include <utility>
 #include <vector>
 
 #include "engine/device_array.hpp"
 #include "engine/memory.hpp"
 #include "engine/mpi/exchange_transport.hpp"
+#include "engine/mpi/halo_pack.hpp"
 #include "engine/mpi/halo_plan.hpp"
 
 namespace tessera::mpi {
@@ -31,11 +33,15 @@ class PeerLinks;    // the peer transport (peer_links.hpp)
 template <class T>
 class BasicHaloExchange {
 public:
-  // valuesPerItem values per item, item-major: item i's values at [i * valuesPerItem, ...), in
-  // `space`. Throws std::logic_error for MemorySpace::Device in a build without a device back end.
-  // Collective over comm on the device (it chooses the transport: resolveTransport).
-  BasicHaloExchange(MPI_Comm comm, HaloPlan plan, int valuesPerItem,
+  // The items' values where `items` places them (halo_pack.hpp), in `space`. Throws
+  // std::logic_error for MemorySpace::Device in a build without a device back end. Collective
+  // over comm on the device (it chooses the transport: resolveTransport).
+  BasicHaloExchange(MPI_Comm comm, HaloPlan plan, ItemLayout items,
                     MemorySpace space = MemorySpace::Host);
+  // valuesPerItem values per item, item-major: item i's values at [i * valuesPerItem, ...).
+  BasicHaloExchange(MPI_Comm comm, HaloPlan plan, int valuesPerItem,
+                    MemorySpace space = MemorySpace::Host)
+      : BasicHaloExchange(comm, std::move(plan), ItemLayout::itemMajor(valuesPerItem), space) {}
   ~BasicHaloExchange();
   BasicHaloExchange(BasicHaloExchange&&) noexcept;
   BasicHaloExchange& operator=(BasicHaloExchange&&) noexcept;
@@ -63,7 +69,7 @@ public:
   ExchangeTransport transport() const { return transport_; }
   // The bytes this rank sends in one exchange.
   std::size_t bytesSent() const {
-    return plan_.sendItems.indices.size() * std::size_t(width_) * sizeof(T);
+    return plan_.sendItems.indices.size() * std::size_t(items_.width) * sizeof(T);
   }
 
 private:
@@ -72,7 +78,7 @@ private:
 
   MPI_Comm comm_;
   HaloPlan plan_;
-  int width_;
+  ItemLayout items_;
   MemorySpace space_;
   ExchangeTransport transport_;
   PinnedArray<T> sendBuffer_, receiveBuffer_; // the MPI messages, in page-locked host memory

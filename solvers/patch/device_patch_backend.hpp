@@ -153,7 +153,8 @@ public:
     const DeviceArray<double> onDevice =
         toDevice(std::vector<double>(values.begin(), values.end()));
     const DeviceArray<int> at = toDevice(std::vector<int>(items.begin(), items.end()));
-    mpi::unpackHaloValuesDevice(onDevice.data(), at.data(), int(items.size()), 1, data);
+    mpi::unpackHaloValuesDevice(onDevice.data(), at.data(), int(items.size()), mpi::ItemLayout{},
+                                 data);
     synchronizeDevice(); // the uploads are freed on return
   }
 

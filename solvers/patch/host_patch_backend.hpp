@@ -98,7 +98,7 @@ public:
   }
 
   void scatter(std::span<const double> values, std::span<const int> items, double* data) override {
-    mpi::unpackHaloValues(values.data(), items, 1, data);
+    mpi::unpackHaloValues(values.data(), items, mpi::ItemLayout{}, data);
   }
 
   void wait() override {}

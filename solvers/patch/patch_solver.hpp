@@ -174,7 +174,8 @@ public:
   // The owned patches by what their halos read: the inner ones only owned patches, the outer ones
   // ghost patches too; and the halo plan's operations split alike. Without ghosts every patch is
   // inner and the inner operations are the whole plan. Where the back end reads face links, the
-  // linked faces' operations leave both parts for `links`.
+  // linked faces' operations leave both parts for `links`, and what a patch reads is what its
+  // kernels read: its unlinked faces and its links (the rest is filled after every exchange).
   struct HaloParts {
     std::vector<int> inner, outer;
     HaloPlan<kDim> innerOps, outerOps;
@@ -196,13 +197,14 @@ public:
   // takes them.
   std::unique_ptr<HaloParts> planHalos(HaloPlanSource<kDim> plan, int owned, int ghostCount) const {
     const auto* planner = std::get_if<std::shared_ptr<const HaloPlanner<kDim>>>(&plan);
-    if (planner && backend_->readsFaceLinks() && ghostCount == 0) {
+    if (planner && backend_->readsFaceLinks()) {
       // Only the faces the kernels read from the halo are planned now; the rest when asked for.
-      auto parts = std::make_unique<HaloParts>();
-      for (int p = 0; p < owned; ++p)
-        parts->inner.push_back(p);
-      parts->innerOps = (*planner)->unlinkedFaces(parts->links.neighbour);
-      parts->outerOps.inflowStates = parts->innerOps.inflowStates;
+      // A patch is outer where those faces, or its links, read a ghost.
+      FaceLinks<kDim> links;
+      HaloPlan<kDim> faces = (*planner)->unlinkedFaces(links.neighbour);
+      auto parts = std::make_unique<HaloParts>(splitByGhostReads(
+          std::move(faces), owned, ghostCount > 0 ? links.neighbour.data() : nullptr));
+      parts->links = std::move(links);
       parts->unreadPlanner = *planner;
       return parts;
     }
@@ -479,12 +481,19 @@ private:
     return std::make_unique<HostPatchBackend<PDE>>(pde_, layout_, parity_, scheme_.spatial);
   }
 
-  static HaloParts splitByGhostReads(HaloPlan<kDim> plan, int owned) {
+  // `links` (FaceLinks::neighbour of the owned patches, or null): the patches whose faces are read
+  // in place, a ghost's making a patch outer.
+  static HaloParts splitByGhostReads(HaloPlan<kDim> plan, int owned, const int* links = nullptr) {
     HaloParts parts;
     std::vector<char> outer(std::size_t(owned), 0);
     for (const HaloOp<kDim>& op : plan.ops)
       if (op.source != HaloSource::Fixed && op.srcPatch >= owned)
         outer[std::size_t(op.dstPatch)] = 1;
+    constexpr int kFaces = FaceLinks<kDim>::kFaces;
+    for (int p = 0; links && p < owned; ++p)
+      for (int f = 0; f < kFaces; ++f)
+        if (links[std::size_t(p) * kFaces + std::size_t(f)] >= owned)
+          outer[std::size_t(p)] = 1;
     for (int p = 0; p < owned; ++p)
       (outer[std::size_t(p)] ? parts.outer : parts.inner).push_back(p);
     if (parts.outer.empty()) { // one rank: the whole plan is inner, moved rather than copied
@@ -632,7 +641,8 @@ private:
     stateExchange_.reset();
     fluxExchange_.reset();
     if (ranks_ > 1) {
-      stateExchange_.emplace(ghosts_.comm, ghosts_.state, 1, space_);
+      stateExchange_.emplace(ghosts_.comm, ghosts_.state,
+                             mpi::ItemLayout{layout_.numVars, 1, layout_.varStride()}, space_);
       if (ghosts_.exchangeFluxes)
         fluxExchange_.emplace(ghosts_.comm, ghosts_.fluxes, 1, space_);
     }

@@ -5,7 +5,9 @@
 //   adapted on one rank; each leaf's values travel with it;
 // - ghost layer: a rank's ghost leaves are exactly the other ranks' leaves that touch one of its
 //   own across a face, an edge or a corner (periodic sides included), found here by brute force
-//   over all leaves; the ghost exchange delivers their owners' values.
+//   over all leaves; the ghost exchange delivers their owners' values;
+// - ghost reads: the cells of each ghost that the whole halo plan reads are those that the plans
+//   of the mirrors alone (the leaves beside other ranks', amr::ghostPatches) read.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -17,6 +19,8 @@
 #include <vector>
 
 #include "amr/forest.hpp"
+#include "amr/forest_patches.hpp"
+#include "patches/ghost_reads.hpp"
 
 namespace tessera::amr {
 namespace {
@@ -196,6 +200,30 @@ TYPED_TEST(ForestDistribution, GhostLeavesAreTheTouchingLeavesOfOtherRanksAndGet
     ghostLeaves.push_back(g.leaf);
   EXPECT_EQ(forest.exchangeGhostValues(valuesOf(forest.leaves()), kValuesPerLeaf<Dim>),
             valuesOf(ghostLeaves));
+}
+
+TYPED_TEST(ForestDistribution, MirrorsReadWhatTheWholePlanReadsOfGhosts) {
+  constexpr int Dim = TypeParam::value;
+  const auto owned = adaptedForest<Dim>(MPI_COMM_WORLD);
+  Forest<Dim>& forest = *owned;
+  forest.repartition(std::vector<int>(forest.leaves().size(), 1));
+  DomainBoundary<Dim> boundary = DomainBoundary<Dim>::all(BoundaryKind::Outflow);
+  for (int a = 0; a < Dim; ++a)
+    if (box<Dim>().periodic[a])
+      boundary.kind[a] = {BoundaryKind::Periodic, BoundaryKind::Periodic};
+  const PatchLayout<Dim> layout{8, 2, 1};
+  const auto planner = forestHaloPlanner(forest, layout, boundary);
+  std::vector<int> mirrors = forest.ghostExchangePlan().sendItems.indices;
+  std::sort(mirrors.begin(), mirrors.end());
+  mirrors.erase(std::unique(mirrors.begin(), mirrors.end()), mirrors.end());
+  const int leaves = int(forest.leaves().size()), ghosts = int(forest.ghostLeaves().size());
+  const auto whole = haloPlanReads(planner->whole(), layout, leaves, ghosts);
+  EXPECT_EQ(haloPlanReads(planner->wholeOf(mirrors), layout, leaves, ghosts), whole);
+  int ranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  if (ranks > 1) { // the comparison is not empty
+    EXPECT_TRUE(std::any_of(whole.begin(), whole.end(), [](const auto& r) { return !r.empty(); }));
+  }
 }
 
 } // namespace

@@ -17,13 +17,12 @@ namespace {
 constexpr int kN = 4;
 const PatchLayout<2> kLayout{kN, 1, 2};
 
-// Offsets of the cells (x, y) for x in xs, every y and every variable.
+// Offsets of the cells (x, y) for x in xs and every y.
 std::vector<int> columns(std::set<int> xs) {
   std::vector<int> offsets;
-  for (int v = 0; v < kLayout.numVars; ++v)
-    for (int y = 0; y < kN; ++y)
-      for (int x : xs)
-        offsets.push_back(int(v * kLayout.varStride()) + kLayout.cellOffset({{x, y}}));
+  for (int y = 0; y < kN; ++y)
+    for (int x : xs)
+      offsets.push_back(kLayout.cellOffset({{x, y}}));
   std::sort(offsets.begin(), offsets.end());
   return offsets;
 }
