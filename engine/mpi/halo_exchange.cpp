@@ -106,25 +106,12 @@ BasicHaloExchange<T>& BasicHaloExchange<T>::operator=(BasicHaloExchange&&) noexc
 template <class T>
 BasicHaloExchange<T>::BasicHaloExchange(MPI_Comm comm, HaloPlan plan, ItemLayout items,
                                         MemorySpace space)
-    : comm_(comm), plan_(std::move(plan)), items_(items), space_(checkedSpace(space)),
-      transport_(transportOf(comm, space_)),
-      sendBuffer_(
-          stagedSize(transport_, plan_.sendItems.indices.size() * std::size_t(items.width))),
-      receiveBuffer_(
-          stagedSize(transport_, plan_.receiveItems.indices.size() * std::size_t(items.width))),
-      requests_(2 * plan_.neighbourRanks.size()),
-      deviceSendItems_(deviceItems(plan_.sendItems.indices, space_)),
-      deviceReceiveItems_(deviceItems(plan_.receiveItems.indices, space_)),
-      deviceSendBuffer_(
-          deviceBuffer<T>(plan_.sendItems.indices.size() * std::size_t(items.width), space_)),
-      deviceReceiveBuffer_(deviceBuffer<T>(receiveBuffer_.size(), space_)) {
+    : comm_(comm), items_(items), space_(checkedSpace(space)),
+      transport_(transportOf(comm, space_)) {
   if (items.width < 1)
     throw std::invalid_argument("HaloExchange: " + std::to_string(items.width) +
                                 " values per item");
-  const std::size_t ranks = plan_.neighbourRanks.size();
-  if (plan_.sendItems.rows() != int(ranks) || plan_.receiveItems.rows() != int(ranks))
-    throw std::invalid_argument("HaloExchange: the plan's send and receive rows do not match its " +
-                                std::to_string(ranks) + " neighbour ranks");
+  setPlan(std::move(plan));
 #if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
   if (space_ == MemorySpace::Device)
     staging_ = std::make_unique<detail::HaloStaging>();
@@ -133,6 +120,39 @@ BasicHaloExchange<T>::BasicHaloExchange(MPI_Comm comm, HaloPlan plan, ItemLayout
         comm_, plan_.neighbourRanks, byteOffsets<T>(plan_.sendItems, items_.width),
         byteOffsets<T>(plan_.receiveItems, items_.width), staging_->stream);
 #endif
+}
+
+template <class T>
+void BasicHaloExchange<T>::replan(HaloPlan plan) {
+#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
+  if (staging_) // the last unpack has read the buffers that setPlan replaces
+    TESSERA_GPU_CHECK(gpuStreamSynchronize(staging_->stream));
+#endif
+  setPlan(std::move(plan));
+#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
+  if (peer_)
+    peer_->reconnect(plan_.neighbourRanks, byteOffsets<T>(plan_.sendItems, items_.width),
+                     byteOffsets<T>(plan_.receiveItems, items_.width));
+#endif
+}
+
+template <class T>
+void BasicHaloExchange<T>::setPlan(HaloPlan plan) {
+  const std::size_t ranks = plan.neighbourRanks.size();
+  if (plan.sendItems.rows() != int(ranks) || plan.receiveItems.rows() != int(ranks))
+    throw std::invalid_argument("HaloExchange: the plan's send and receive rows do not match its " +
+                                std::to_string(ranks) + " neighbour ranks");
+  plan_ = std::move(plan);
+  const std::size_t width = std::size_t(items_.width);
+  const std::size_t sent = plan_.sendItems.indices.size() * width;
+  const std::size_t received = plan_.receiveItems.indices.size() * width;
+  sendBuffer_ = PinnedArray<T>(stagedSize(transport_, sent));
+  receiveBuffer_ = PinnedArray<T>(stagedSize(transport_, received));
+  requests_.assign(2 * ranks, MPI_REQUEST_NULL);
+  deviceSendItems_ = deviceItems(plan_.sendItems.indices, space_);
+  deviceReceiveItems_ = deviceItems(plan_.receiveItems.indices, space_);
+  deviceSendBuffer_ = deviceBuffer<T>(sent, space_);
+  deviceReceiveBuffer_ = deviceBuffer<T>(receiveBuffer_.size(), space_);
 }
 
 template <class T>

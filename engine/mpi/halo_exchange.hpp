@@ -63,6 +63,11 @@ public:
   void start(const T* values);
   void finish(T* values);
 
+  // Collective, as the constructor, between exchanges: the exchange of another plan over the same
+  // ranks, items laid out alike (a regrid's). What the device path set up stays where it can: its
+  // stream, and the peer transport's buffers and the neighbours' it opened (PeerLinks).
+  void replan(HaloPlan plan);
+
   const HaloPlan& plan() const { return plan_; }
   MemorySpace space() const { return space_; }
   // How the messages travel: Staged on the host, where MPI reads the buffers.
@@ -73,6 +78,8 @@ public:
   }
 
 private:
+  // The plan's checks, buffers and item lists (every memory space).
+  void setPlan(HaloPlan plan);
   void postReceives();
   void postSends();
 

@@ -22,6 +22,7 @@ struct Handles {
   gpuIpcMemHandle_t buffer;
   gpuIpcEventHandle_t sent, consumed;
   std::uint64_t offset = 0, bytes = 0; // the neighbour's message in the buffer
+  std::uint32_t generation = 0;        // of the buffer
 };
 
 // Zero-byte messages, one to or from each neighbour.
@@ -39,25 +40,53 @@ void postTokens(MPI_Comm comm, std::span<const int> ranks, int tag, bool send,
 PeerLinks::PeerLinks(MPI_Comm comm, std::span<const int> neighbours,
                      std::vector<std::size_t> sendOffsets, std::vector<std::size_t> receiveOffsets,
                      gpuStream_t stream)
-    : stream_(stream), sendOffsets_(std::move(sendOffsets)),
-      receiveOffsets_(std::move(receiveOffsets)) {
-  if (sendOffsets_.size() != neighbours.size() + 1 ||
-      receiveOffsets_.size() != neighbours.size() + 1)
-    throw std::invalid_argument("PeerLinks: offsets for " + std::to_string(neighbours.size()) +
-                                " neighbours");
+    : stream_(stream) {
   check(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
-  int me = 0;
-  MPI_Comm_rank(comm_, &me);
-  // Interprocess handles name whole allocations: the buffer is one of its own, not the pool's.
-  TESSERA_GPU_CHECK(gpuMalloc(&receiveBuffer_, std::max<std::size_t>(receiveOffsets_.back(), 1)));
+  MPI_Comm_rank(comm_, &me_);
   const unsigned flags = gpuEventDisableTiming | gpuEventInterprocess;
   TESSERA_GPU_CHECK(gpuEventCreateWithFlags(&sent_, flags));
   TESSERA_GPU_CHECK(gpuEventCreateWithFlags(&consumed_, flags));
+  setOffsets(neighbours.size(), std::move(sendOffsets), std::move(receiveOffsets));
+  connect(neighbours);
+}
 
+void PeerLinks::reconnect(std::span<const int> neighbours, std::vector<std::size_t> sendOffsets,
+                          std::vector<std::size_t> receiveOffsets) {
+  // The last exchange is over on every rank: its tokens have come, its copies into the
+  // neighbours' buffers and its unpack of this one's are done. A neighbour's handles come after
+  // its own unpack, so the first copies of the new links need not wait for a release.
+  for (std::vector<MPI_Request>* requests : {&readies_, &releases_, &readiesSent_, &releasesSent_})
+    wait(*requests);
+  TESSERA_GPU_CHECK(gpuStreamSynchronize(stream_));
+  released_ = false;
+  setOffsets(neighbours.size(), std::move(sendOffsets), std::move(receiveOffsets));
+  connect(neighbours);
+}
+
+void PeerLinks::setOffsets(std::size_t neighbours, std::vector<std::size_t> sendOffsets,
+                           std::vector<std::size_t> receiveOffsets) {
+  if (sendOffsets.size() != neighbours + 1 || receiveOffsets.size() != neighbours + 1)
+    throw std::invalid_argument("PeerLinks: offsets for " + std::to_string(neighbours) +
+                                " neighbours");
+  sendOffsets_ = std::move(sendOffsets);
+  receiveOffsets_ = std::move(receiveOffsets);
+  const std::size_t needed = std::max<std::size_t>(receiveOffsets_.back(), 1);
+  if (needed <= capacity_)
+    return;
+  if (receiveBuffer_)
+    TESSERA_GPU_CHECK(gpuFree(receiveBuffer_));
+  // Interprocess handles name whole allocations: the buffer is one of its own, not the pool's.
+  capacity_ = std::max(needed, capacity_ + capacity_ / 2);
+  TESSERA_GPU_CHECK(gpuMalloc(&receiveBuffer_, capacity_));
+  ++generation_;
+}
+
+void PeerLinks::connect(std::span<const int> neighbours) {
   Handles own{};
   TESSERA_GPU_CHECK(gpuIpcGetMemHandle(&own.buffer, receiveBuffer_));
   TESSERA_GPU_CHECK(gpuIpcGetEventHandle(&own.sent, sent_));
   TESSERA_GPU_CHECK(gpuIpcGetEventHandle(&own.consumed, consumed_));
+  own.generation = generation_;
   const std::size_t count = neighbours.size();
   std::vector<Handles> outgoing(count, own), incoming(count);
   std::vector<MPI_Request> requests(2 * count);
@@ -72,6 +101,9 @@ PeerLinks::PeerLinks(MPI_Comm comm, std::span<const int> neighbours,
           "MPI_Isend");
   }
   check(MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  std::vector<Neighbour> before = std::move(neighbours_);
+  neighbours_.clear();
+  ranks_.clear();
   for (std::size_t i = 0; i < count; ++i) {
     const std::size_t bytes = sendOffsets_[i + 1] - sendOffsets_[i];
     if (incoming[i].bytes != bytes)
@@ -80,19 +112,47 @@ PeerLinks::PeerLinks(MPI_Comm comm, std::span<const int> neighbours,
                              std::to_string(bytes));
     Neighbour n;
     n.rank = neighbours[i];
+    const auto kept = std::find_if(before.begin(), before.end(),
+                                   [&](const Neighbour& b) { return b.rank == n.rank; });
+    const bool linked = kept != before.end();
+    if (linked) { // its events stay open, and its buffer where it did not move
+      n = *kept;
+      before.erase(kept);
+    }
     n.offset = incoming[i].offset;
-    if (n.rank == me) { // a rank that neighbours itself copies within its own memory
+    if (n.rank == me_) { // a rank that neighbours itself copies within its own memory
       n.buffer = receiveBuffer_;
       n.sent = sent_;
       n.consumed = consumed_;
     } else {
-      TESSERA_GPU_CHECK(
-          gpuIpcOpenMemHandle(&n.buffer, incoming[i].buffer, gpuIpcMemLazyEnablePeerAccess));
-      TESSERA_GPU_CHECK(gpuIpcOpenEventHandle(&n.sent, incoming[i].sent));
-      TESSERA_GPU_CHECK(gpuIpcOpenEventHandle(&n.consumed, incoming[i].consumed));
+      if (linked && n.generation != incoming[i].generation)
+        close(n, true, false);
+      if (!n.buffer)
+        TESSERA_GPU_CHECK(
+            gpuIpcOpenMemHandle(&n.buffer, incoming[i].buffer, gpuIpcMemLazyEnablePeerAccess));
+      if (!linked) {
+        TESSERA_GPU_CHECK(gpuIpcOpenEventHandle(&n.sent, incoming[i].sent));
+        TESSERA_GPU_CHECK(gpuIpcOpenEventHandle(&n.consumed, incoming[i].consumed));
+      }
     }
+    n.generation = incoming[i].generation;
     neighbours_.push_back(n);
     ranks_.push_back(n.rank);
+  }
+  for (Neighbour& gone : before)
+    close(gone, true, true);
+}
+
+void PeerLinks::close(Neighbour& n, bool buffer, bool events) const {
+  if (n.rank == me_)
+    return;
+  if (buffer && n.buffer) {
+    (void)gpuIpcCloseMemHandle(n.buffer);
+    n.buffer = nullptr;
+  }
+  if (events) {
+    (void)gpuEventDestroy(n.sent);
+    (void)gpuEventDestroy(n.consumed);
   }
 }
 
@@ -110,14 +170,8 @@ PeerLinks::~PeerLinks() {
   for (std::vector<MPI_Request>* requests : {&readiesSent_, &releasesSent_})
     if (!requests->empty())
       MPI_Waitall(int(requests->size()), requests->data(), MPI_STATUSES_IGNORE);
-  int me = 0;
-  MPI_Comm_rank(comm_, &me);
   for (Neighbour& n : neighbours_)
-    if (n.rank != me) {
-      (void)gpuIpcCloseMemHandle(n.buffer);
-      (void)gpuEventDestroy(n.sent);
-      (void)gpuEventDestroy(n.consumed);
-    }
+    close(n, true, true);
   (void)gpuEventDestroy(consumed_);
   (void)gpuEventDestroy(sent_);
   (void)gpuFree(receiveBuffer_);

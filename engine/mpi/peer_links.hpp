@@ -28,6 +28,12 @@ public:
   PeerLinks(MPI_Comm comm, std::span<const int> neighbours, std::vector<std::size_t> sendOffsets,
             std::vector<std::size_t> receiveOffsets, gpuStream_t stream);
   ~PeerLinks();
+  // Collective, as the constructor, between exchanges: the links of new messages (a regrid's).
+  // The receive buffer stays where it is large enough (it grows by half again where it is not),
+  // and a neighbour's buffer stays open where it stays: opening interprocess memory is what a
+  // fresh set of links costs most.
+  void reconnect(std::span<const int> neighbours, std::vector<std::size_t> sendOffsets,
+                 std::vector<std::size_t> receiveOffsets);
   PeerLinks(const PeerLinks&) = delete;
   PeerLinks& operator=(const PeerLinks&) = delete;
 
@@ -47,18 +53,29 @@ public:
 private:
   struct Neighbour {
     int rank = 0;
-    void* buffer = nullptr; // its receive buffer, opened here (this rank's own for itself)
-    std::size_t offset = 0; // where this rank's message goes in it
-    gpuEvent_t sent{};      // its copies into this rank's buffer are done
-    gpuEvent_t consumed{};  // it has read its buffer
+    void* buffer = nullptr;  // its receive buffer, opened here (this rank's own for itself)
+    unsigned generation = 0; // of that buffer (it is opened again when it changes)
+    std::size_t offset = 0;  // where this rank's message goes in it
+    gpuEvent_t sent{};       // its copies into this rank's buffer are done
+    gpuEvent_t consumed{};   // it has read its buffer
   };
   void wait(std::vector<MPI_Request>& requests);
+  // Checks the offsets, and makes the receive buffer hold receiveOffsets_.back() bytes.
+  void setOffsets(std::size_t neighbours, std::vector<std::size_t> sendOffsets,
+                  std::vector<std::size_t> receiveOffsets);
+  // Tells each neighbour where its messages go, and opens what changed of theirs.
+  void connect(std::span<const int> neighbours);
+  // Closes what this rank opened of a neighbour's.
+  void close(Neighbour& n, bool buffer, bool events) const;
 
   MPI_Comm comm_ = MPI_COMM_NULL;
   gpuStream_t stream_{};
   std::vector<std::size_t> sendOffsets_, receiveOffsets_;
   void* receiveBuffer_ = nullptr;
+  std::size_t capacity_ = 0;       // of the receive buffer, in bytes
+  unsigned generation_ = 0;        // counts the receive buffer's allocations
   gpuEvent_t sent_{}, consumed_{}; // this rank's, which the neighbours have opened
+  int me_ = 0;
   std::vector<Neighbour> neighbours_;
   std::vector<int> ranks_; // the neighbours' ranks, for the tokens
   // Zero-byte messages: a ready says that a neighbour's `sent` is recorded, a release its

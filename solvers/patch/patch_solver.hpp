@@ -638,14 +638,21 @@ private:
     const bool keepsFluxes = !refluxPlan_.empty() || ghosts_.exchangeFluxes;
     fluxRegister_ =
         DeviceArray<double>(keepsFluxes ? storedPatches() * registers.patchStride() : 0, space_);
-    stateExchange_.reset();
-    fluxExchange_.reset();
-    if (ranks_ > 1) {
-      stateExchange_.emplace(ghosts_.comm, ghosts_.state,
-                             mpi::ItemLayout{layout_.numVars, 1, layout_.varStride()}, space_);
-      if (ghosts_.exchangeFluxes)
-        fluxExchange_.emplace(ghosts_.comm, ghosts_.fluxes, 1, space_);
-    }
+    // The exchanges of earlier patches take the new plans (every rank agrees on which there are):
+    // what their transport set up between the ranks stays.
+    const auto exchangeOf = [&](std::optional<mpi::HaloExchange>& exchange, bool needed,
+                                const mpi::HaloPlan& plan, mpi::ItemLayout items) {
+      if (!needed)
+        exchange.reset();
+      else if (exchange)
+        exchange->replan(plan);
+      else
+        exchange.emplace(ghosts_.comm, plan, items, space_);
+    };
+    exchangeOf(stateExchange_, ranks_ > 1, ghosts_.state,
+               mpi::ItemLayout{layout_.numVars, 1, layout_.varStride()});
+    exchangeOf(fluxExchange_, ranks_ > 1 && ghosts_.exchangeFluxes, ghosts_.fluxes,
+               mpi::ItemLayout{});
     findHookedCells();
     refluxedPatches_.clear();
     for (const RefluxOp<kDim>& op : refluxPlan_)

@@ -4,7 +4,9 @@
 // a function of its item's global number, its component and the round, so after each exchange
 // every copy must hold exactly its owner's value of that round: a stale, missing or misplaced
 // message shows. Two exchanges take turns, as the state's and the fluxes' do in a step, so that
-// one exchange's messages cannot be taken for the other's.
+// one exchange's messages cannot be taken for the other's; and every round the ring takes another
+// width of shared items, the exchanges replanned for it (as a regrid's), now fewer, now more than
+// any round before, so that a transport's buffers must grow.
 #include <cstddef>
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -19,10 +21,13 @@
 namespace tessera::mpi {
 namespace {
 
-constexpr int kOwned = 40, kShared = 7, kWidth = 3, kRounds = 6;
+constexpr int kOwned = 40, kWidth = 3, kRounds = 6;
+// The shared items of each round, in turn.
+constexpr int kShared[] = {7, 3, 14};
 
 struct Ring {
   int rank = 0, ranks = 1;
+  int shared = kShared[0];
   int before() const { return (rank + ranks - 1) % ranks; }
   int after() const { return (rank + 1) % ranks; }
   // The global number of local item i: owned ones first, then the copies of the rank before's
@@ -30,14 +35,15 @@ struct Ring {
   int global(int i) const {
     if (i < kOwned)
       return rank * kOwned + i;
-    if (i < kOwned + kShared)
-      return before() * kOwned + kOwned - kShared + (i - kOwned);
-    return after() * kOwned + (i - kOwned - kShared);
+    if (i < kOwned + shared)
+      return before() * kOwned + kOwned - shared + (i - kOwned);
+    return after() * kOwned + (i - kOwned - shared);
   }
 };
 
-Ring ring() {
+Ring ring(int shared) {
   Ring r;
+  r.shared = shared;
   MPI_Comm_rank(MPI_COMM_WORLD, &r.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &r.ranks);
   return r;
@@ -56,17 +62,17 @@ HaloPlan ringPlan(const Ring& r) {
   for (int q : neighbours) {
     std::vector<int> send, receive;
     if (r.after() == q) // this rank is q's "before": q copies its last items
-      for (int k = 0; k < kShared; ++k)
-        send.push_back(kOwned - kShared + k);
+      for (int k = 0; k < r.shared; ++k)
+        send.push_back(kOwned - r.shared + k);
     if (r.before() == q) // this rank is q's "after": q copies its first items
-      for (int k = 0; k < kShared; ++k)
+      for (int k = 0; k < r.shared; ++k)
         send.push_back(k);
     if (r.before() == q)
-      for (int k = 0; k < kShared; ++k)
+      for (int k = 0; k < r.shared; ++k)
         receive.push_back(kOwned + k);
     if (r.after() == q)
-      for (int k = 0; k < kShared; ++k)
-        receive.push_back(kOwned + kShared + k);
+      for (int k = 0; k < r.shared; ++k)
+        receive.push_back(kOwned + r.shared + k);
     plan.neighbourRanks.push_back(q);
     plan.sendItems.appendRow(send);
     plan.receiveItems.appendRow(receive);
@@ -82,7 +88,7 @@ T valueOf(int global, int component, int round, int exchange) {
 // The values of one round: the owned items' set, the copies' left at -1.
 template <class T>
 std::vector<T> roundValues(const Ring& r, int round, int exchange) {
-  std::vector<T> values(std::size_t(kOwned + 2 * kShared) * kWidth, T(-1));
+  std::vector<T> values(std::size_t(kOwned + 2 * r.shared) * kWidth, T(-1));
   for (int i = 0; i < kOwned; ++i)
     for (int c = 0; c < kWidth; ++c)
       values[std::size_t(i) * kWidth + std::size_t(c)] =
@@ -92,17 +98,19 @@ std::vector<T> roundValues(const Ring& r, int round, int exchange) {
 
 template <class T>
 void exchangeRounds(MemorySpace space) {
-  const Ring r = ring();
   std::vector<BasicHaloExchange<T>> exchanges;
   exchanges.reserve(2);
   for (int e = 0; e < 2; ++e)
-    exchanges.emplace_back(MPI_COMM_WORLD, ringPlan(r), kWidth, space);
-  for (int round = 0; round < kRounds; ++round)
+    exchanges.emplace_back(MPI_COMM_WORLD, ringPlan(ring(kShared[0])), kWidth, space);
+  for (int round = 0; round < kRounds; ++round) {
+    const Ring r = ring(kShared[round % 3]);
     for (int e = 0; e < 2; ++e) {
+      if (round > 0)
+        exchanges[std::size_t(e)].replan(ringPlan(r));
       DeviceArray<T> values = toSpace(roundValues<T>(r, round, e), space);
       exchanges[std::size_t(e)].exchange(values.data());
       const std::vector<T> after = toHost(values);
-      for (int i = 0; i < kOwned + 2 * kShared; ++i)
+      for (int i = 0; i < kOwned + 2 * r.shared; ++i)
         for (int c = 0; c < kWidth; ++c)
           ASSERT_EQ(after[std::size_t(i) * kWidth + std::size_t(c)],
                     valueOf<T>(r.global(i), c, round, e))
@@ -110,6 +118,7 @@ void exchangeRounds(MemorySpace space) {
               << ", exchange " << e << ", transport "
               << transportName(exchanges[std::size_t(e)].transport());
     }
+  }
 }
 
 TEST(HaloExchange, RingOnTheHost) {
