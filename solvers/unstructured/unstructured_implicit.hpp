@@ -187,11 +187,10 @@ public:
     if (newtonKrylov() && lastNorm_ > 0.0 && norm > kRiseAbove * lastNorm_)
       p_.cflScale = std::max(kSmallestScale, 0.5 * p_.cflScale);
     lastNorm_ = norm;
-    s.cfl = std::min(
-        settings_.cflMax,
-        p_.cflScale * (norm > 0.0 ? std::min(settings_.cflMax,
-                                             settings_.cfl * std::max(1.0, p_.firstResidual / norm))
-                                  : settings_.cflMax));
+    ramp_ = norm > 0.0
+                ? std::min(settings_.cflMax, settings_.cfl * std::max(1.0, p_.firstResidual / norm))
+                : settings_.cflMax;
+    s.cfl = std::min(settings_.cflMax, p_.cflScale * ramp_);
     s.relaxation = lastRelaxation_;
     s.firstOrder = firstOrderStart;
     const bool limited =
@@ -409,8 +408,10 @@ private:
       for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(size); ++i)
         z[i] = double(dq[i]);
     };
-    gmres_.solve(b_.data(), x_.data(), size, settings_.krylovVectors, settings_.krylovTolerance,
-                 apply, precondition);
+    linearResidual_ = gmres_
+                          .solve(b_.data(), x_.data(), size, settings_.krylovVectors,
+                                 settings_.krylovTolerance, apply, precondition)
+                          .relativeResidual;
     Update* dq = dq_.data();
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(size); ++i)
@@ -422,13 +423,19 @@ private:
     p_.halvedAt = p_.iteration;
   }
 
-  // The CFL scale after a step, from its smallest relaxation factor over every rank.
+  // The CFL scale after a step, from its smallest relaxation factor over every rank and, for
+  // Newton-Krylov, how far its linear solve got. A scale past the one that gives cfl_max on the
+  // step's ramp is taken back to it first, so that a cut shortens the next step.
   void adaptCfl() {
     double smallest = rows_.ownedRows > 0 ? reduce(relaxation_, ReduceKind::Min) : 1.0;
     if (mpi::rankCount(rows_.comm) > 1)
       MPI_Allreduce(MPI_IN_PLACE, &smallest, 1, MPI_DOUBLE, MPI_MIN, rows_.comm);
     lastRelaxation_ = smallest;
-    if (smallest < kCutBelow)
+    p_.cflScale = std::min(p_.cflScale, settings_.cflMax / ramp_);
+    // GMRES that could not halve its residual in its vectors gives a step of no use (the system
+    // too stiff for the preconditioner at this CFL, and the same state would give it again).
+    const bool linearStalled = newtonKrylov() && linearResidual_ > kLinearStall;
+    if (smallest < kCutBelow || linearStalled)
       p_.cflScale = std::max(kSmallestScale, p_.cflScale / 10.0);
     else if (smallest == 1.0) // a whole step: the scale grows back, and past SER's ramp for Newton
       p_.cflScale =
@@ -454,7 +461,9 @@ private:
   std::vector<double> b_, q0_, x_;
   ImplicitProgress p_;
   double lastRelaxation_ = 1.0;
-  double lastNorm_ = -1.0; // the residual the last step started from (Newton-Krylov)
+  double lastNorm_ = -1.0;      // the residual the last step started from (Newton-Krylov)
+  double ramp_ = 1.0;           // SER's CFL of the last measure(), before the scale
+  double linearResidual_ = 0.0; // GMRES's relative residual of the last step (Newton-Krylov)
   // The residual's drop that ends the start's transient for the stall detector.
   static constexpr double kTransientDrop = 0.1;
   // A step that cut some cell's update below kCutBelow cuts the CFL tenfold, to no less than
@@ -463,6 +472,8 @@ private:
   static constexpr double kSmallestScale = 1e-3;
   // A Newton-Krylov step whose residual came out above kRiseAbove times the one it started from.
   static constexpr double kRiseAbove = 1.1;
+  // A Newton-Krylov step whose GMRES left more than this of its linear residual.
+  static constexpr double kLinearStall = 0.5;
 };
 
 } // namespace tessera
