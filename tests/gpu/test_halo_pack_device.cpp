@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <gtest/gtest.h>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "engine/device_array.hpp"
@@ -86,7 +87,11 @@ TEST_P(HaloPackDevice, UnpackEqualsTheHostUnpack) {
   EXPECT_EQ(actual, expected);
 }
 
-INSTANTIATE_TEST_SUITE_P(ItemMajorAndVariableBlocks, HaloPackDevice, testing::ValuesIn(kLayouts));
+INSTANTIATE_TEST_SUITE_P(Layouts, HaloPackDevice, testing::ValuesIn(kLayouts),
+                         [](const testing::TestParamInfo<ItemLayout>& layout) {
+                           return std::string(layout.param.valueStride == 1 ? "ItemMajor"
+                                                                            : "VariableBlocks");
+                         });
 
 } // namespace
 } // namespace tessera::mpi
