@@ -23,7 +23,8 @@
 //
 // At second order: the first firstOrderIterations steps use the first-order residual (a start
 // for flows whose first second-order steps are too violent), and the limiter is frozen once the
-// residual stalls (after its first drop by 10, no halving in stallIterations steps) or falls to
+// residual stalls (after its first drop by 10, no halving in stallIterations steps, none of them
+// back above a tenth of the first: residual_stall.hpp) or falls to
 // freezeLimiterBelow, so that its switching near shocks cannot hold the convergence up
 // (Venkatakrishnan 1995). Freezing changes the converged state a little (the factors are those
 // of the state at the freeze), so it is left to a stall: the transonic NACA 0012 converges 8
@@ -51,6 +52,7 @@
 #include "engine/unstructured/renumbering.hpp"
 #include "solvers/unstructured/flexible_gmres.hpp"
 #include "solvers/unstructured/relaxed_update.hpp"
+#include "solvers/unstructured/residual_stall.hpp"
 #include "solvers/unstructured/unstructured_euler.hpp"
 #include "solvers/unstructured/unstructured_face_jacobian.hpp"
 #include "solvers/unstructured/unstructured_implicit_device.hpp"
@@ -113,13 +115,12 @@ struct PseudoTimeStep {
 
 // Where the iteration stands beyond the state, what a checkpoint keeps so that a restart
 // continues it: the step count, the first residual (the CFL ramp divides by it), the CFL scale,
-// the stall detector's last halving (its residual and step) and whether the limiter is frozen.
+// the stall detector's window and whether the limiter is frozen.
 struct ImplicitProgress {
   int iteration = 0;
   double firstResidual = -1.0;
   double cflScale = 1.0;
-  double halvedResidual = -1.0;
-  int halvedAt = 0;
+  StallWindow stall;
   bool limiterFrozen = false;
 };
 
@@ -168,14 +169,9 @@ public:
     const double norm = densityResidualNorm();
     if (p_.firstResidual < 0.0)
       p_.firstResidual = norm;
-    // The stall detector starts once the start's transient is over, the residual a tenth of the
-    // first (the residual often grows at first: that is no stall), and starts again when the
-    // first-order start ends.
     if (secondOrder && p_.iteration == settings_.firstOrderIterations)
-      p_.halvedResidual = -1.0;
-    if (p_.halvedResidual < 0.0 ? norm <= kTransientDrop * p_.firstResidual
-                                : norm <= 0.5 * p_.halvedResidual)
-      halved(norm);
+      p_.stall.reset();
+    p_.stall.observe(norm, p_.firstResidual, p_.iteration);
     PseudoTimeStep s;
     s.iteration = p_.iteration;
     s.residual = norm;
@@ -195,13 +191,12 @@ public:
     s.firstOrder = firstOrderStart;
     const bool limited =
         secondOrder && !firstOrderStart && solver_.scheme().limiter != UnstructuredLimiter::None;
-    const bool stalled = settings_.stallIterations > 0 && p_.halvedResidual >= 0.0 &&
-                         p_.iteration - p_.halvedAt >= settings_.stallIterations;
+    const bool stalled = p_.stall.stalled(p_.iteration, settings_.stallIterations);
     const bool lowEnough =
         settings_.freezeLimiterBelow > 0.0 && s.relativeResidual <= settings_.freezeLimiterBelow;
     if (limited && !p_.limiterFrozen && (stalled || lowEnough)) {
       p_.limiterFrozen = true;
-      halved(norm);
+      p_.stall.restart(norm, p_.iteration);
     }
     solver_.freezeLimiter(p_.limiterFrozen);
     s.limiterFrozen = p_.limiterFrozen;
@@ -418,11 +413,6 @@ private:
       dq[i] = Update(x_[std::size_t(i)]);
   }
 
-  void halved(double norm) {
-    p_.halvedResidual = norm;
-    p_.halvedAt = p_.iteration;
-  }
-
   // The CFL scale after a step, from its smallest relaxation factor over every rank and, for
   // Newton-Krylov, how far its linear solve got. A scale past the one that gives cfl_max on the
   // step's ramp is taken back to it first, so that a cut shortens the next step.
@@ -464,8 +454,6 @@ private:
   double lastNorm_ = -1.0;      // the residual the last step started from (Newton-Krylov)
   double ramp_ = 1.0;           // SER's CFL of the last measure(), before the scale
   double linearResidual_ = 0.0; // GMRES's relative residual of the last step (Newton-Krylov)
-  // The residual's drop that ends the start's transient for the stall detector.
-  static constexpr double kTransientDrop = 0.1;
   // A step that cut some cell's update below kCutBelow cuts the CFL tenfold, to no less than
   // kSmallestScale of the ramp's.
   static constexpr double kCutBelow = 0.1;

@@ -416,8 +416,8 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
     progress.iteration = int(resumed->step);
     progress.firstResidual = number("first_residual");
     progress.cflScale = number("cfl_scale");
-    progress.halvedResidual = number("halved_residual");
-    progress.halvedAt = int(number("halved_at"));
+    progress.stall.halvedResidual = number("halved_residual");
+    progress.stall.halvedAt = int(number("halved_at"));
     progress.limiterFrozen = number("limiter_frozen") != 0.0;
     solver.restore(
         readCellStates(MPI_COMM_WORLD, *request.restart, cells, checkpointCells(solver.euler())),
@@ -484,8 +484,8 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
     const ImplicitProgress& progress = solver.progress();
     values.emplace_back("first_residual", io::exactText(progress.firstResidual));
     values.emplace_back("cfl_scale", io::exactText(progress.cflScale));
-    values.emplace_back("halved_residual", io::exactText(progress.halvedResidual));
-    values.emplace_back("halved_at", io::exactText(double(progress.halvedAt)));
+    values.emplace_back("halved_residual", io::exactText(progress.stall.halvedResidual));
+    values.emplace_back("halved_at", io::exactText(double(progress.stall.halvedAt)));
     values.emplace_back("limiter_frozen", io::exactText(progress.limiterFrozen ? 1.0 : 0.0));
     const RunPoint at{0.0, solver.iteration(), 0, series(), cells, std::move(values)};
     const auto folder = checkpoints.write(MPI_COMM_WORLD, at, [&](const auto& into) {
