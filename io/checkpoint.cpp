@@ -176,10 +176,16 @@ std::optional<double> fromExactText(const std::string& text) {
 
 const std::string& CheckpointInfo::solverValue(const fs::path& file,
                                                const std::string& name) const {
+  if (const std::string* value = findSolverValue(name))
+    return *value;
+  throw CheckpointError(file.string() + ": damaged: solver." + name + " is missing");
+}
+
+const std::string* CheckpointInfo::findSolverValue(const std::string& name) const {
   for (const auto& [key, value] : solver)
     if (key == name)
-      return value;
-  throw CheckpointError(file.string() + ": damaged: solver." + name + " is missing");
+      return &value;
+  return nullptr;
 }
 
 void writeCheckpointInfo(const fs::path& file, const CheckpointInfo& info) {

@@ -65,6 +65,8 @@ struct CheckpointInfo {
 
   // The solver value of that name; throws CheckpointError (naming `file`) where there is none.
   const std::string& solverValue(const std::filesystem::path& file, const std::string& name) const;
+  // The same, or null where there is none (a value that checkpoints of earlier builds lack).
+  const std::string* findSolverValue(const std::string& name) const;
 };
 
 // A double as text that reads back to the same bits (hexadecimal), and the way back (nullopt for

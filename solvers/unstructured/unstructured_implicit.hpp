@@ -21,8 +21,9 @@
 // cell's update below a tenth cuts the scale s of the CFL numbers that follow tenfold; every step
 // taken whole doubles it again, up to 1 (SU2's and FUN3D's adaptive CFL).
 //
-// At second order: the first firstOrderIterations steps use the first-order residual (a start
-// for flows whose first second-order steps are too violent), and the limiter is frozen once the
+// At second order: the first steps may use the first-order residual (a start for flows whose
+// first second-order steps are too violent: firstOrderIterations of them, or until the residual
+// has dropped by firstOrderDrop), and the limiter is frozen once the
 // residual stalls (after its first drop by 10, no halving in stallIterations steps, none of them
 // back above a tenth of the first: residual_stall.hpp) or falls to
 // freezeLimiterBelow, so that its switching near shocks cannot hold the convergence up
@@ -78,8 +79,12 @@ struct ImplicitSettings {
   // The same once the residual, having dropped by 10 from the first, has not halved in this
   // many steps (a stall). 0: never.
   int stallIterations = 100;
-  // Second-order schemes: the first this many steps at first order.
+  // Second-order schemes: a start at first order, for flows whose first second-order steps are
+  // too violent; it ends after this many steps, or once the residual has dropped by this factor
+  // from the first, whichever of the two that is set comes first (0: not set; neither set, no
+  // start).
   int firstOrderIterations = 0;
+  double firstOrderDrop = 0.0;
   // The first-order flux the matrix linearises. Roe's, beside a Roe or HLLC residual, models its
   // dissipation wave by wave and takes steps about twice as long as Rusanov's (RESULTS.md).
   JacobianFlux jacobian = JacobianFlux::Rusanov;
@@ -115,13 +120,15 @@ struct PseudoTimeStep {
 
 // Where the iteration stands beyond the state, what a checkpoint keeps so that a restart
 // continues it: the step count, the first residual (the CFL ramp divides by it), the CFL scale,
-// the stall detector's window and whether the limiter is frozen.
+// the stall detector's window, whether the limiter is frozen and whether the first-order start is
+// over.
 struct ImplicitProgress {
   int iteration = 0;
   double firstResidual = -1.0;
   double cflScale = 1.0;
   StallWindow stall;
   bool limiterFrozen = false;
+  bool firstOrderDone = false; // the first-order start is over
 };
 
 // A mesh with its cells renumbered so that each color is contiguous (unstructured::renumbered
@@ -163,23 +170,27 @@ public:
   // CFL number of the next step.
   PseudoTimeStep measure() {
     const bool secondOrder = solver_.scheme().secondOrder();
-    const bool firstOrderStart = secondOrder && p_.iteration < settings_.firstOrderIterations;
-    solver_.forceFirstOrder(firstOrderStart);
-    rhs_ = solver_.currentResidual();
-    const double norm = densityResidualNorm();
-    if (p_.firstResidual < 0.0)
-      p_.firstResidual = norm;
-    if (secondOrder && p_.iteration == settings_.firstOrderIterations)
+    const bool startSet = settings_.firstOrderIterations > 0 || settings_.firstOrderDrop > 0.0;
+    bool firstOrderStart = secondOrder && startSet && !p_.firstOrderDone;
+    double norm = residualNorm(firstOrderStart);
+    // The start ends at the first of its ends that is set: its count of steps, its drop.
+    if (firstOrderStart &&
+        ((settings_.firstOrderIterations > 0 && p_.iteration >= settings_.firstOrderIterations) ||
+         (settings_.firstOrderDrop > 0.0 && norm <= settings_.firstOrderDrop * p_.firstResidual))) {
+      p_.firstOrderDone = true;
+      firstOrderStart = false;
+      norm = residualNorm(false);
+      // The residual itself changed: the stall detector and Newton-Krylov's rise test start anew.
       p_.stall.reset();
+      lastNorm_ = -1.0;
+    }
     p_.stall.observe(norm, p_.firstResidual, p_.iteration);
     PseudoTimeStep s;
     s.iteration = p_.iteration;
     s.residual = norm;
     s.relativeResidual = p_.firstResidual > 0.0 ? norm / p_.firstResidual : 0.0;
     // Newton-Krylov: a step that raised the residual halves the CFL's scale (the next steps are
-    // shorter); the first-order start's end changes the residual itself, which is no rise.
-    if (newtonKrylov() && p_.iteration == settings_.firstOrderIterations)
-      lastNorm_ = -1.0;
+    // shorter).
     if (newtonKrylov() && lastNorm_ > 0.0 && norm > kRiseAbove * lastNorm_)
       p_.cflScale = std::max(kSmallestScale, 0.5 * p_.cflScale);
     lastNorm_ = norm;
@@ -289,6 +300,17 @@ private:
       throw std::invalid_argument("implicit solver: " + std::to_string(rows.ownedRows) +
                                   " owned rows of " + std::to_string(cells));
     return rows;
+  }
+
+  // The residual of the current state, first order or the scheme's, into rhs_; its norm, which
+  // the first measurement keeps as the first residual.
+  double residualNorm(bool firstOrder) {
+    solver_.forceFirstOrder(firstOrder);
+    rhs_ = solver_.currentResidual();
+    const double norm = densityResidualNorm();
+    if (p_.firstResidual < 0.0)
+      p_.firstResidual = norm;
+    return norm;
   }
 
   // Over the owned rows of every rank.

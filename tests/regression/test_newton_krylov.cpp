@@ -4,7 +4,9 @@
 // the subsonic bump channel (Mach 0.5) in 12 x 4 x 1 cubes cut into tetrahedra, second order with
 // the default scheme (node-neighbour least squares, Venkatakrishnan): both reach the same steady
 // state (the residual's zero does not depend on how each step's system is solved), Newton-Krylov
-// in far fewer nonlinear iterations (on 24 x 8 x 1: 37 against 605 to 1e-10).
+// in far fewer nonlinear iterations (on 24 x 8 x 1: 37 against 605 to 1e-10). A first-order start
+// ends where it is set to (a drop of the residual, a count of steps, whichever comes first), and
+// the steady state is the same after it.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -24,9 +26,13 @@ struct Converged {
   int iterations = 0;
   double relativeResidual = 1.0;
   std::vector<double> state;
+  std::vector<PseudoTimeStep> steps; // each measurement
 };
 
-Converged converge(const ColorContiguousMesh& colored, LinearSolver linear, double cflMax) {
+// The first-order start of `start` (its firstOrderIterations and firstOrderDrop) with the other
+// settings of this test.
+Converged converge(const ColorContiguousMesh& colored, LinearSolver linear, double cflMax,
+                   const ImplicitSettings& start = {}) {
   UnstructuredEuler solver(kPde, colored.mesh, test::bumpChannelBoundary(kPde), 0.9,
                            MemorySpace::Host, UnstructuredScheme{});
   solver.initialise([](const Vec<double, 3>&) { return test::bumpFreestream(kPde); });
@@ -35,9 +41,34 @@ Converged converge(const ColorContiguousMesh& colored, LinearSolver linear, doub
   settings.maxIterations = 2000;
   settings.cflMax = cflMax;
   settings.linearSolver = linear;
+  settings.firstOrderIterations = start.firstOrderIterations;
+  settings.firstOrderDrop = start.firstOrderDrop;
   UnstructuredImplicit<linalg::DoublePrecision> implicit(solver, colored.pattern, settings);
-  const PseudoTimeStep last = implicit.solve([](const PseudoTimeStep&) {});
-  return {last.iteration, last.relativeResidual, solver.hostState()};
+  Converged c;
+  const PseudoTimeStep last =
+      implicit.solve([&](const PseudoTimeStep& s) { c.steps.push_back(s); });
+  c.iterations = last.iteration;
+  c.relativeResidual = last.relativeResidual;
+  c.state = solver.hostState();
+  return c;
+}
+
+// How many measurements were first order; they must come first.
+int firstOrderSteps(const Converged& c) {
+  int count = 0;
+  for (const PseudoTimeStep& s : c.steps)
+    count += s.firstOrder;
+  for (int i = 0; i < count; ++i)
+    EXPECT_TRUE(c.steps[std::size_t(i)].firstOrder)
+        << "a first-order step after a second-order one";
+  return count;
+}
+
+double largestDifference(const std::vector<double>& a, const std::vector<double>& b) {
+  double worst = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    worst = std::max(worst, std::fabs(a[i] - b[i]));
+  return worst;
 }
 
 TEST(NewtonKrylov, ReachesTheSweepsSteadyStateInFarFewerIterations) {
@@ -52,10 +83,34 @@ TEST(NewtonKrylov, ReachesTheSweepsSteadyStateInFarFewerIterations) {
   ASSERT_LE(sweeps.relativeResidual, 1e-10);
   ASSERT_LE(newton.relativeResidual, 1e-10);
   EXPECT_LE(2 * newton.iterations, sweeps.iterations);
-  double worst = 0.0;
-  for (std::size_t i = 0; i < sweeps.state.size(); ++i)
-    worst = std::max(worst, std::fabs(newton.state[i] - sweeps.state[i]));
-  EXPECT_LE(worst, 1e-7) << "the two steady states differ";
+  EXPECT_LE(largestDifference(newton.state, sweeps.state), 1e-7) << "the steady states differ";
+}
+
+TEST(NewtonKrylov, AFirstOrderStartEndsWhereItIsSetTo) {
+  const ColorContiguousMesh colored = colorContiguousMesh(test::bumpChannelMesh(
+      {.nx = 12, .ny = 4, .nz = 1, .cells = unstructured::BoxCells::Tetrahedra}));
+  const Converged plain = converge(colored, LinearSolver::Gmres, 1e5);
+  EXPECT_EQ(firstOrderSteps(plain), 0);
+
+  // By its drop: first order while the residual is above a hundredth of the first.
+  ImplicitSettings byDrop;
+  byDrop.firstOrderDrop = 1e-2;
+  const Converged dropped = converge(colored, LinearSolver::Gmres, 1e5, byDrop);
+  const int started = firstOrderSteps(dropped);
+  ASSERT_GT(started, 0);
+  for (int i = 0; i < started; ++i)
+    EXPECT_GT(dropped.steps[std::size_t(i)].relativeResidual, 1e-2) << "step " << i;
+  ASSERT_LE(dropped.relativeResidual, 1e-10);
+  EXPECT_LE(largestDifference(dropped.state, plain.state), 1e-7) << "the steady states differ";
+
+  // By its count, which comes before a drop by 1e-12.
+  ImplicitSettings byCount;
+  byCount.firstOrderIterations = 3;
+  byCount.firstOrderDrop = 1e-12;
+  const Converged counted = converge(colored, LinearSolver::Gmres, 1e5, byCount);
+  EXPECT_EQ(firstOrderSteps(counted), 3);
+  ASSERT_LE(counted.relativeResidual, 1e-10);
+  EXPECT_LE(largestDifference(counted.state, plain.state), 1e-7) << "the steady states differ";
 }
 
 } // namespace

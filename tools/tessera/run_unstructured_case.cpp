@@ -419,6 +419,9 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
     progress.stall.halvedResidual = number("halved_residual");
     progress.stall.halvedAt = int(number("halved_at"));
     progress.limiterFrozen = number("limiter_frozen") != 0.0;
+    // Checkpoints of earlier builds lack it: the start's count, where set, ends it again.
+    progress.firstOrderDone =
+        resumed->findSolverValue("first_order_done") && number("first_order_done") != 0.0;
     solver.restore(
         readCellStates(MPI_COMM_WORLD, *request.restart, cells, checkpointCells(solver.euler())),
         progress);
@@ -487,6 +490,7 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
     values.emplace_back("halved_residual", io::exactText(progress.stall.halvedResidual));
     values.emplace_back("halved_at", io::exactText(double(progress.stall.halvedAt)));
     values.emplace_back("limiter_frozen", io::exactText(progress.limiterFrozen ? 1.0 : 0.0));
+    values.emplace_back("first_order_done", io::exactText(progress.firstOrderDone ? 1.0 : 0.0));
     const RunPoint at{0.0, solver.iteration(), 0, series(), cells, std::move(values)};
     const auto folder = checkpoints.write(MPI_COMM_WORLD, at, [&](const auto& into) {
       return writeCellStates(MPI_COMM_WORLD, into, cells, checkpointCells(solver.euler()),

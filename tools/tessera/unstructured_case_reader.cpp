@@ -346,6 +346,8 @@ std::optional<ImplicitCase> readImplicit(Config& cfg, const UnstructuredScheme& 
   if (scheme.secondOrder()) {
     s.firstOrderIterations = cfg.getInt("implicit.first_order_iterations", s.firstOrderIterations,
                                         io::Range::closed(0, 1e9));
+    s.firstOrderDrop =
+        cfg.getDouble("implicit.first_order_drop", s.firstOrderDrop, io::Range::closed(0.0, 1.0));
     if (scheme.limiter != UnstructuredLimiter::None) {
       s.freezeLimiterBelow =
           cfg.getDouble("implicit.freeze_limiter_below", 0.0, io::Range{0.0, 1.0, false, false});
