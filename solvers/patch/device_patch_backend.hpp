@@ -154,7 +154,7 @@ public:
         toDevice(std::vector<double>(values.begin(), values.end()));
     const DeviceArray<int> at = toDevice(std::vector<int>(items.begin(), items.end()));
     mpi::unpackHaloValuesDevice(onDevice.data(), at.data(), int(items.size()), mpi::ItemLayout{},
-                                 data);
+                                data);
     synchronizeDevice(); // the uploads are freed on return
   }
 
