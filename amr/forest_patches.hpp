@@ -1,7 +1,6 @@
 #pragma once
 // From forest leaves to patches: the geometry of each leaf's patch, the halo and reflux plans, and
 // on several MPI ranks the ghost patches those plans read.
-#include <algorithm>
 #include <memory>
 #include <mpi.h>
 #include <stdexcept>
@@ -114,12 +113,10 @@ GhostPatches ghostPatches(const Forest<Dim>& forest, const PatchLayout<Dim>& lay
   ghosts.count = int(forest.ghostLeaves().size());
   const int owned = int(forest.leaves().size());
   const mpi::HaloPlan patches = forest.ghostExchangePlan();
-  std::vector<int> mirrors = patches.sendItems.indices;
-  std::sort(mirrors.begin(), mirrors.end());
-  mirrors.erase(std::unique(mirrors.begin(), mirrors.end()), mirrors.end());
   // The plan receives the ghosts in their own order (item owned + g for ghost g).
   ghosts.state = mpi::valuePlan(
-      ghosts.comm, patches, haloPlanReads(planner.wholeOf(mirrors), layout, owned, ghosts.count),
+      ghosts.comm, patches,
+      haloPlanReads(planner.wholeOf(mpi::sentItems(patches)), layout, owned, ghosts.count),
       layout.patchStride());
   const auto fluxReads = refluxPlanReads<Dim>(refluxPlan, layout, owned, ghosts.count);
   int readsFluxes = 0;

@@ -205,9 +205,7 @@ void BM_PlansOnSeveralRanks(benchmark::State& state) {
   const int owned = int(forest->leaves().size());
   const int ghosts = int(forest->ghostLeaves().size());
   const mpi::HaloPlan patches = forest->ghostExchangePlan();
-  std::vector<int> mirrors = patches.sendItems.indices;
-  std::sort(mirrors.begin(), mirrors.end());
-  mirrors.erase(std::unique(mirrors.begin(), mirrors.end()), mirrors.end());
+  const std::vector<int> mirrors = mpi::sentItems(patches);
   std::size_t received = 0;
   for (auto _ : state) {
     MPI_Barrier(forest->comm());

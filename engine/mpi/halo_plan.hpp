@@ -5,6 +5,7 @@
 // neighbourRanks[i]; row i of receiveItems holds the local indices of the copies (halo cells,
 // ghost patches) whose values come from neighbourRanks[i]. Both rows of a pair of ranks list the
 // same items in the same order, so a message needs no indices.
+#include <algorithm>
 #include <span>
 #include <vector>
 
@@ -16,6 +17,15 @@ struct HaloPlan {
   std::vector<int> neighbourRanks; // ascending
   unstructured::Csr sendItems, receiveItems;
 };
+
+// The owned items the plan sends to any rank, each once, ascending (of a forest's ghost exchange:
+// the mirrors, the leaves beside other ranks' leaves).
+inline std::vector<int> sentItems(const HaloPlan& plan) {
+  std::vector<int> items = plan.sendItems.indices;
+  std::sort(items.begin(), items.end());
+  items.erase(std::unique(items.begin(), items.end()), items.end());
+  return items;
+}
 
 // The plan split by a class of the items (classOf[item] in [0, classes)): plan k moves the items
 // of class k, every neighbour kept (possibly with empty rows). Both ends stay paired where every

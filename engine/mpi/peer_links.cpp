@@ -126,7 +126,7 @@ void PeerLinks::connect(std::span<const int> neighbours) {
       n.consumed = consumed_;
     } else {
       if (linked && n.generation != incoming[i].generation)
-        close(n, true, false);
+        closeBuffer(n);
       if (!n.buffer)
         TESSERA_GPU_CHECK(
             gpuIpcOpenMemHandle(&n.buffer, incoming[i].buffer, gpuIpcMemLazyEnablePeerAccess));
@@ -140,20 +140,22 @@ void PeerLinks::connect(std::span<const int> neighbours) {
     ranks_.push_back(n.rank);
   }
   for (Neighbour& gone : before)
-    close(gone, true, true);
+    close(gone);
 }
 
-void PeerLinks::close(Neighbour& n, bool buffer, bool events) const {
+void PeerLinks::closeBuffer(Neighbour& n) const {
+  if (n.rank == me_ || !n.buffer)
+    return;
+  (void)gpuIpcCloseMemHandle(n.buffer);
+  n.buffer = nullptr;
+}
+
+void PeerLinks::close(Neighbour& n) const {
+  closeBuffer(n);
   if (n.rank == me_)
     return;
-  if (buffer && n.buffer) {
-    (void)gpuIpcCloseMemHandle(n.buffer);
-    n.buffer = nullptr;
-  }
-  if (events) {
-    (void)gpuEventDestroy(n.sent);
-    (void)gpuEventDestroy(n.consumed);
-  }
+  (void)gpuEventDestroy(n.sent);
+  (void)gpuEventDestroy(n.consumed);
 }
 
 PeerLinks::~PeerLinks() {
@@ -171,7 +173,7 @@ PeerLinks::~PeerLinks() {
     if (!requests->empty())
       MPI_Waitall(int(requests->size()), requests->data(), MPI_STATUSES_IGNORE);
   for (Neighbour& n : neighbours_)
-    close(n, true, true);
+    close(n);
   (void)gpuEventDestroy(consumed_);
   (void)gpuEventDestroy(sent_);
   (void)gpuFree(receiveBuffer_);

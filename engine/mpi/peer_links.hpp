@@ -65,8 +65,9 @@ private:
                   std::vector<std::size_t> receiveOffsets);
   // Tells each neighbour where its messages go, and opens what changed of theirs.
   void connect(std::span<const int> neighbours);
-  // Closes what this rank opened of a neighbour's.
-  void close(Neighbour& n, bool buffer, bool events) const;
+  // Closes the neighbour's buffer that this rank opened (where it moved), or all it opened.
+  void closeBuffer(Neighbour& n) const;
+  void close(Neighbour& n) const;
 
   MPI_Comm comm_ = MPI_COMM_NULL;
   gpuStream_t stream_{};

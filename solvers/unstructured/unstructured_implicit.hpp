@@ -171,18 +171,17 @@ public:
   PseudoTimeStep measure() {
     const bool secondOrder = solver_.scheme().secondOrder();
     const bool startSet = settings_.firstOrderIterations > 0 || settings_.firstOrderDrop > 0.0;
+    // The start ends at the first of its ends that is set: its count of steps (known before the
+    // residual), its drop (seen in the first-order residual, which then gives way to the scheme's).
     bool firstOrderStart = secondOrder && startSet && !p_.firstOrderDone;
+    if (firstOrderStart && settings_.firstOrderIterations > 0 &&
+        p_.iteration >= settings_.firstOrderIterations)
+      firstOrderStart = endFirstOrderStart();
     double norm = residualNorm(firstOrderStart);
-    // The start ends at the first of its ends that is set: its count of steps, its drop.
-    if (firstOrderStart &&
-        ((settings_.firstOrderIterations > 0 && p_.iteration >= settings_.firstOrderIterations) ||
-         (settings_.firstOrderDrop > 0.0 && norm <= settings_.firstOrderDrop * p_.firstResidual))) {
-      p_.firstOrderDone = true;
-      firstOrderStart = false;
+    if (firstOrderStart && settings_.firstOrderDrop > 0.0 &&
+        norm <= settings_.firstOrderDrop * p_.firstResidual) {
+      firstOrderStart = endFirstOrderStart();
       norm = residualNorm(false);
-      // The residual itself changed: the stall detector and Newton-Krylov's rise test start anew.
-      p_.stall.reset();
-      lastNorm_ = -1.0;
     }
     p_.stall.observe(norm, p_.firstResidual, p_.iteration);
     PseudoTimeStep s;
@@ -300,6 +299,15 @@ private:
       throw std::invalid_argument("implicit solver: " + std::to_string(rows.ownedRows) +
                                   " owned rows of " + std::to_string(cells));
     return rows;
+  }
+
+  // Ends the first-order start; false, the start's state from here on. The residual itself
+  // changes: the stall detector and Newton-Krylov's rise test start anew.
+  bool endFirstOrderStart() {
+    p_.firstOrderDone = true;
+    p_.stall.reset();
+    lastNorm_ = -1.0;
+    return false;
   }
 
   // The residual of the current state, first order or the scheme's, into rhs_; its norm, which

@@ -213,9 +213,7 @@ TYPED_TEST(ForestDistribution, MirrorsReadWhatTheWholePlanReadsOfGhosts) {
       boundary.kind[a] = {BoundaryKind::Periodic, BoundaryKind::Periodic};
   const PatchLayout<Dim> layout{8, 2, 1};
   const auto planner = forestHaloPlanner(forest, layout, boundary);
-  std::vector<int> mirrors = forest.ghostExchangePlan().sendItems.indices;
-  std::sort(mirrors.begin(), mirrors.end());
-  mirrors.erase(std::unique(mirrors.begin(), mirrors.end()), mirrors.end());
+  const std::vector<int> mirrors = mpi::sentItems(forest.ghostExchangePlan());
   const int leaves = int(forest.leaves().size()), ghosts = int(forest.ghostLeaves().size());
   const auto whole = haloPlanReads(planner->whole(), layout, leaves, ghosts);
   EXPECT_EQ(haloPlanReads(planner->wholeOf(mirrors), layout, leaves, ghosts), whole);
