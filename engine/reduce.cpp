@@ -1,9 +1,13 @@
 #include "engine/reduce.hpp"
 
+#include <cstddef>
+#include <stdexcept>
+
 namespace tessera {
 
 #if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
 double reduceDevice(const double* values, std::size_t n, ReduceKind kind); // reduce_device.cu
+double dotProductDevice(const double* a, const double* b, std::size_t n);  // reduce_device.cu
 #endif
 
 namespace {
@@ -46,6 +50,21 @@ double reduce(const DeviceArray<double>& values, ReduceKind kind) {
   return reduceDevice(values.data(), values.size(), kind);
 #else
   throw std::logic_error("reduce: device array in a host-only build");
+#endif
+}
+
+double dotProduct(MemorySpace space, const double* a, const double* b, std::size_t n) {
+  if (space == MemorySpace::Host) {
+    double sum = 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : sum)
+    for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(n); ++i)
+      sum += a[i] * b[i];
+    return sum;
+  }
+#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
+  return dotProductDevice(a, b, n);
+#else
+  throw std::logic_error("dotProduct: device vectors in a host-only build");
 #endif
 }
 

@@ -2,6 +2,7 @@
 // Reductions over an array in host or device memory. The operation types are shared by the host
 // loop and the device kernel, so both combine values the same way.
 #include <cmath>
+#include <cstddef>
 #include <span>
 
 #include "engine/backend.hpp"
@@ -30,5 +31,10 @@ double reduceHost(std::span<const double> values, ReduceKind kind);
 // Reduction on the array's own memory space; a device array is reduced on the device and only
 // the scalar result crosses to the host.
 double reduce(const DeviceArray<double>& values, ReduceKind kind);
+
+// The sum of a[i] b[i] over n values of the given memory space (device pointers for a device
+// space), reduced where the values are; only the scalar crosses to the host. As with Sum, the order
+// of the additions depends on the back end and the thread count.
+double dotProduct(MemorySpace space, const double* a, const double* b, std::size_t n);
 
 } // namespace tessera

@@ -1,5 +1,6 @@
 // Device reduction: a grid-stride pass leaves one value per block (shared-memory tree), and a
-// second single-block pass reduces those. Only the final scalar is copied to the host.
+// second single-block pass reduces those. Only the final scalar is copied to the host. The first
+// pass loads either the values themselves or the products of two arrays' (a dot product).
 #include "engine/device_array.hpp"
 #include "engine/gpu_runtime.hpp"
 #include "engine/reduce.hpp"
@@ -10,13 +11,22 @@ namespace {
 constexpr int kReduceThreads = 256;
 constexpr int kReduceMaxBlocks = 1024;
 
-template <class Op>
-__global__ void reduceKernel(const double* in, std::size_t n, double* out) {
+struct Values {
+  const double* in;
+  __device__ double operator()(std::size_t i) const { return in[i]; }
+};
+struct Products {
+  const double *a, *b;
+  __device__ double operator()(std::size_t i) const { return a[i] * b[i]; }
+};
+
+template <class Op, class Load>
+__global__ void reduceKernel(Load load, std::size_t n, double* out) {
   __shared__ double partial[kReduceThreads];
   double local = Op::identity();
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
        i += std::size_t(gridDim.x) * blockDim.x)
-    local = Op::combine(local, in[i]);
+    local = Op::combine(local, load(i));
   partial[threadIdx.x] = local;
   __syncthreads();
   for (int s = kReduceThreads / 2; s > 0; s /= 2) {
@@ -28,17 +38,17 @@ __global__ void reduceKernel(const double* in, std::size_t n, double* out) {
     out[blockIdx.x] = partial[0];
 }
 
-template <class Op>
-double reduceWith(const double* values, std::size_t n) {
+template <class Op, class Load>
+double reduceWith(Load load, std::size_t n) {
   if (n == 0)
     return Op::identity();
   const std::size_t wanted = (n + kReduceThreads - 1) / kReduceThreads;
   const int blocks = static_cast<int>(wanted < kReduceMaxBlocks ? wanted : kReduceMaxBlocks);
   DeviceArray<double> partials(static_cast<std::size_t>(blocks), MemorySpace::Device);
   DeviceArray<double> result(1, MemorySpace::Device);
-  reduceKernel<Op><<<blocks, kReduceThreads>>>(values, n, partials.data());
+  reduceKernel<Op><<<blocks, kReduceThreads>>>(load, n, partials.data());
   TESSERA_GPU_CHECK_LAUNCH();
-  reduceKernel<Op><<<1, kReduceThreads>>>(partials.data(), partials.size(), result.data());
+  reduceKernel<Op><<<1, kReduceThreads>>>(Values{partials.data()}, partials.size(), result.data());
   TESSERA_GPU_CHECK_LAUNCH();
   double host = 0.0;
   result.copyToHost({&host, 1});
@@ -50,13 +60,17 @@ double reduceWith(const double* values, std::size_t n) {
 double reduceDevice(const double* values, std::size_t n, ReduceKind kind) {
   switch (kind) {
   case ReduceKind::Min:
-    return reduceWith<MinOp>(values, n);
+    return reduceWith<MinOp>(Values{values}, n);
   case ReduceKind::Max:
-    return reduceWith<MaxOp>(values, n);
+    return reduceWith<MaxOp>(Values{values}, n);
   case ReduceKind::Sum:
-    return reduceWith<SumOp>(values, n);
+    return reduceWith<SumOp>(Values{values}, n);
   }
   return 0.0;
+}
+
+double dotProductDevice(const double* a, const double* b, std::size_t n) {
+  return reduceWith<SumOp>(Products{a, b}, n);
 }
 
 } // namespace tessera

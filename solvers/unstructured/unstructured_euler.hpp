@@ -293,6 +293,12 @@ public:
     haloStates_ = std::move(states);
     haloGradients_ = std::move(gradients);
   }
+  // Collective where the solver is distributed: the halo cells' states from their owners (after an
+  // implicit solver changed the owned states, say); nothing on one rank.
+  void exchangeHaloStates() {
+    if (haloStates_)
+      haloStates_(q_.data());
+  }
 
   // Limiter freezing: while frozen, the residual applies the limiter factors of the last one
   // computed rather than new ones, so that the limiter's switching cannot stall a steady

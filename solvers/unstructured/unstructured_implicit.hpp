@@ -46,12 +46,14 @@
 #include "engine/device_array.hpp"
 #include "engine/linalg/block_matrix.hpp"
 #include "engine/linalg/block_pattern.hpp"
+#include "engine/linalg/flexible_gmres.hpp"
 #include "engine/linalg/multicolor_sweeps.hpp"
 #include "engine/linalg/sweep_exchange.hpp"
+#include "engine/linalg/vector_ops.hpp"
 #include "engine/mpi/rank_count.hpp"
 #include "engine/reduce.hpp"
 #include "engine/unstructured/renumbering.hpp"
-#include "solvers/unstructured/flexible_gmres.hpp"
+#include "solvers/unstructured/matrix_free_product.hpp"
 #include "solvers/unstructured/relaxed_update.hpp"
 #include "solvers/unstructured/residual_stall.hpp"
 #include "solvers/unstructured/unstructured_euler.hpp"
@@ -159,12 +161,10 @@ public:
         slots_(toSpace(faceSlots(solver.mesh(), pattern), solver.space())),
         dq_(std::size_t(5) * std::size_t(solver.numCells()), solver.space()),
         squares_(std::size_t(rows_.ownedRows), solver.space()),
-        relaxation_(std::size_t(rows_.ownedRows), solver.space()) {
-    if (settings_.linearSolver == LinearSolver::Gmres &&
-        (solver.space() != MemorySpace::Host || mpi::rankCount(rows_.comm) > 1))
-      throw std::invalid_argument("implicit solver: Newton-Krylov (GMRES) runs on one rank on the "
-                                  "host so far; the multicolor sweeps run everywhere");
-  }
+        relaxation_(std::size_t(rows_.ownedRows), solver.space()),
+        b_(newtonKrylov() ? ownedValues() : 0, solver.space()),
+        x_(newtonKrylov() ? ownedValues() : 0, solver.space()),
+        q0_(newtonKrylov() ? std::size_t(5) * std::size_t(solver.numCells()) : 0, solver.space()) {}
 
   // The residual of the current state (the right-hand side of the next step), its norm and the
   // CFL number of the next step.
@@ -395,52 +395,51 @@ private:
     ++p_.iteration;
   }
 
-  // dq_ from FlexibleGmres on (V / dtau - dR/dq) dQ = R, with dR/dq v ~ (R(q + eps v) - R(q)) /
-  // eps (Knoll and Keyes 2004: eps = sqrt(machine epsilon) (1 + |q|) / |v|), preconditioned by the
-  // sweeps of the matrix just assembled. Host, one rank (the constructor says so).
+  // dq_ from FlexibleGmres on (V / dtau - dR/dq) dQ = R over the owned rows, with dR/dq v ~
+  // (R(q + eps v) - R(q)) / eps (Knoll and Keyes 2004: eps = sqrt(machine epsilon) (1 + |q|) /
+  // |v|), preconditioned by the sweeps of the matrix just assembled. In the solver's memory space;
+  // on MPI ranks the perturbed owned states reach the halo cells before each residual, and the
+  // norms and the Krylov vectors' dot products sum over the ranks.
   void newtonKrylovStep(double cfl, const double* cellStep) {
-    const int cells = solver_.numCells();
-    const std::size_t size = 5 * std::size_t(cells);
-    const double* volume = solver_.volumes();
+    const int owned = rows_.ownedRows;
+    const MemorySpace space = solver_.space();
+    const linalg::VectorSpace vectors{space, ownedValues(), rows_.comm};
     double* q = solver_.stateData();
-    b_.assign(rhs_, rhs_ + size); // the solver's residual buffer is overwritten below
-    q0_.assign(q, q + size);
-    x_.resize(size);
-    const double qNorm = FlexibleGmres::norm(q0_.data(), size);
+    // The solver's residual buffer is overwritten by the products' residuals.
+    copyBytes(b_.data(), space, rhs_, space, b_.bytes());
+    copyBytes(q0_.data(), space, q, space, q0_.bytes());
+    const double qNorm = linalg::norm(vectors, q0_.data());
     const auto apply = [&](const double* v, double* w) {
-      const double vNorm = FlexibleGmres::norm(v, size);
+      const double vNorm = linalg::norm(vectors, v);
       if (vNorm == 0.0) {
-        std::fill(w, w + size, 0.0);
+        linalg::fill(vectors, 0.0, w);
         return;
       }
       const double eps = 1.0e-8 * (1.0 + qNorm) / vNorm;
+      linalg::axpy(vectors, eps, v, q); // q = q0 + eps v on the owned rows
+      solver_.exchangeHaloStates();
+      const MatrixFreeProduct product{solver_.volumes(),         cellStep,  cfl, v,
+                                      solver_.currentResidual(), b_.data(), eps, w};
+      if (space == MemorySpace::Host) {
 #pragma omp parallel for schedule(static)
-      for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(size); ++i)
-        q[i] = q0_[std::size_t(i)] + eps * v[i];
-      const double* perturbed = solver_.currentResidual();
-#pragma omp parallel for schedule(static)
-      for (int c = 0; c < cells; ++c)
-        for (int k = 0; k < 5; ++k) {
-          const std::size_t i = 5 * std::size_t(c) + std::size_t(k);
-          w[i] = volume[c] / (cfl * cellStep[c]) * v[i] - (perturbed[i] - b_[i]) / eps;
-        }
-      std::copy(q0_.begin(), q0_.end(), q);
+        for (int c = 0; c < owned; ++c)
+          product(c);
+      } else if constexpr (kDeviceBuilt) {
+        matrixFreeProductDevice(owned, product);
+      }
+      copyBytes(q, space, q0_.data(), space, q0_.bytes()); // the halo cells' states too
     };
     const auto precondition = [&](const double* v, double* z) {
       linalg::multicolorSweeps(matrix_, v, dq_.data(), settings_.sweeps, rows_.sweepExchange);
-      const Update* dq = dq_.data();
-#pragma omp parallel for schedule(static)
-      for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(size); ++i)
-        z[i] = double(dq[i]);
+      linalg::converted(vectors, static_cast<const Update*>(dq_.data()), z);
     };
     linearResidual_ = gmres_
-                          .solve(b_.data(), x_.data(), size, settings_.krylovVectors,
+                          .solve(vectors, b_.data(), x_.data(), settings_.krylovVectors,
                                  settings_.krylovTolerance, apply, precondition)
                           .relativeResidual;
-    Update* dq = dq_.data();
-#pragma omp parallel for schedule(static)
-    for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(size); ++i)
-      dq[i] = Update(x_[std::size_t(i)]);
+    // The halo rows keep the last sweeps' updates: the distributed solver's exchange after the
+    // step gives the halo cells their owners' states.
+    linalg::converted(vectors, static_cast<const double*>(x_.data()), dq_.data());
   }
 
   // The CFL scale after a step, from its smallest relaxation factor over every rank and, for
@@ -467,6 +466,9 @@ private:
   bool newtonKrylov() const {
     return settings_.linearSolver == LinearSolver::Gmres;
   }
+  std::size_t ownedValues() const {
+    return std::size_t(5) * std::size_t(rows_.ownedRows);
+  }
 
   UnstructuredEuler& solver_;
   ImplicitSettings settings_;
@@ -476,9 +478,10 @@ private:
   DeviceArray<Update> dq_;
   DeviceArray<double> squares_, relaxation_;
   const double* rhs_ = nullptr;
-  // Newton-Krylov's vectors: the right-hand side, the state it linearises about, the solution.
-  FlexibleGmres gmres_;
-  std::vector<double> b_, q0_, x_;
+  // Newton-Krylov's vectors: the right-hand side and the solution (owned rows), the state it
+  // linearises about (every row).
+  linalg::FlexibleGmres gmres_;
+  DeviceArray<double> b_, x_, q0_;
   ImplicitProgress p_;
   double lastRelaxation_ = 1.0;
   double lastNorm_ = -1.0;      // the residual the last step started from (Newton-Krylov)

@@ -34,6 +34,12 @@ __global__ void densitySquaresKernel(int numCells, const double* residual, doubl
     squares[c] = residual[5 * c] * residual[5 * c];
 }
 
+__global__ void matrixFreeProductKernel(int numCells, MatrixFreeProduct product) {
+  const int c = int(blockIdx.x) * kThreads + int(threadIdx.x);
+  if (c < numCells)
+    product(c);
+}
+
 template <class T>
 __global__ void relaxedUpdateKernel(int numCells, RelaxedCellUpdate<T> update) {
   const int c = int(blockIdx.x) * kThreads + int(threadIdx.x);
@@ -75,6 +81,13 @@ void densityResidualSquaresDevice(int numCells, const double* residual, double* 
   if (numCells == 0)
     return;
   densitySquaresKernel<<<blocksFor(numCells), kThreads>>>(numCells, residual, squares);
+  TESSERA_GPU_CHECK_LAUNCH();
+}
+
+void matrixFreeProductDevice(int numCells, const MatrixFreeProduct& product) {
+  if (numCells == 0)
+    return;
+  matrixFreeProductKernel<<<blocksFor(numCells), kThreads>>>(numCells, product);
   TESSERA_GPU_CHECK_LAUNCH();
 }
 

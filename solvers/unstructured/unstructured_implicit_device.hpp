@@ -5,6 +5,7 @@
 // inside the contributions included, are device pointers; every call is asynchronous.
 #include "engine/atomics/face_scatter_plan.hpp"
 #include "engine/atomics/strategy.hpp"
+#include "solvers/unstructured/matrix_free_product.hpp"
 #include "solvers/unstructured/relaxed_update.hpp"
 #include "solvers/unstructured/unstructured_face_jacobian.hpp"
 
@@ -31,6 +32,9 @@ void eulerJacobianOffdiagonalDevice(int numFaces, const EulerFaceJacobianOffdiag
 
 // squares[c] = residual[c][density]^2.
 void densityResidualSquaresDevice(int numCells, const double* residual, double* squares);
+
+// Newton-Krylov's product without the matrix, for every cell.
+void matrixFreeProductDevice(int numCells, const MatrixFreeProduct& product);
 
 // The under-relaxed update of every cell (instantiated for float and double).
 template <class T>

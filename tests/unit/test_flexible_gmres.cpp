@@ -1,19 +1,20 @@
-// FlexibleGmres (solvers/unstructured/flexible_gmres.hpp) on a nonsymmetric system with a known
-// solution: a 1D convection-diffusion operator (upwinded: -1.3, 2.5, -0.7 on the three diagonals,
-// and a far coupling 0.2 ten rows up), b = A x* for a chosen x*. With as many Krylov vectors as
-// unknowns GMRES is exact up to round-off, with or without a preconditioner; stopped early, the
-// residual it reports is the true |b - A x| / |b|.
+// FlexibleGmres (engine/linalg/flexible_gmres.hpp), on host vectors, on a nonsymmetric system with
+// a known solution: a 1D convection-diffusion operator (upwinded: -1.3, 2.5, -0.7 on the three
+// diagonals, and a far coupling 0.2 ten rows up), b = A x* for a chosen x*. With as many Krylov
+// vectors as unknowns GMRES is exact up to round-off, with or without a preconditioner; stopped
+// early, the residual it reports is the true |b - A x| / |b|.
 #include <cmath>
 #include <cstddef>
 #include <gtest/gtest.h>
 #include <vector>
 
-#include "solvers/unstructured/flexible_gmres.hpp"
+#include "engine/linalg/flexible_gmres.hpp"
 
-namespace tessera {
+namespace tessera::linalg {
 namespace {
 
 constexpr std::size_t kSize = 60;
+const VectorSpace kVectors{MemorySpace::Host, kSize};
 
 void applyA(const double* v, double* w) {
   for (std::size_t i = 0; i < kSize; ++i) {
@@ -66,8 +67,8 @@ TEST(FlexibleGmres, ExactWithAsManyVectorsAsUnknowns) {
     std::vector<double> x(kSize, 7.0); // overwritten: GMRES starts from zero
     const GmresResult r =
         preconditioned
-            ? gmres.solve(p.b.data(), x.data(), kSize, int(kSize), 1e-14, applyA, jacobi)
-            : gmres.solve(p.b.data(), x.data(), kSize, int(kSize), 1e-14, applyA, identity);
+            ? gmres.solve(kVectors, p.b.data(), x.data(), int(kSize), 1e-14, applyA, jacobi)
+            : gmres.solve(kVectors, p.b.data(), x.data(), int(kSize), 1e-14, applyA, identity);
     for (std::size_t i = 0; i < kSize; ++i)
       EXPECT_NEAR(x[i], p.exact[i], 1e-11) << "row " << i << (preconditioned ? ", Jacobi" : "");
     EXPECT_LE(r.relativeResidual, 1e-14);
@@ -79,12 +80,12 @@ TEST(FlexibleGmres, StoppedEarlyReportsItsTrueResidual) {
   const Problem p;
   FlexibleGmres gmres;
   std::vector<double> x(kSize);
-  const GmresResult r = gmres.solve(p.b.data(), x.data(), kSize, 40, 1e-3, applyA, jacobi);
+  const GmresResult r = gmres.solve(kVectors, p.b.data(), x.data(), 40, 1e-3, applyA, jacobi);
   EXPECT_LT(r.vectors, 40);
   EXPECT_LE(r.relativeResidual, 1e-3);
   EXPECT_NEAR(trueRelativeResidual(p.b, x), r.relativeResidual, 1e-10);
   // Fewer vectors than it needs: the residual it reaches, reported as it is.
-  const GmresResult few = gmres.solve(p.b.data(), x.data(), kSize, 3, 1e-12, applyA, identity);
+  const GmresResult few = gmres.solve(kVectors, p.b.data(), x.data(), 3, 1e-12, applyA, identity);
   EXPECT_EQ(few.vectors, 3);
   EXPECT_GT(few.relativeResidual, 1e-3);
   EXPECT_NEAR(trueRelativeResidual(p.b, x), few.relativeResidual, 1e-10);
@@ -93,11 +94,11 @@ TEST(FlexibleGmres, StoppedEarlyReportsItsTrueResidual) {
 TEST(FlexibleGmres, ZeroRightHandSideGivesZero) {
   FlexibleGmres gmres;
   std::vector<double> b(kSize, 0.0), x(kSize, 1.0);
-  const GmresResult r = gmres.solve(b.data(), x.data(), kSize, 10, 1e-6, applyA, identity);
+  const GmresResult r = gmres.solve(kVectors, b.data(), x.data(), 10, 1e-6, applyA, identity);
   EXPECT_EQ(r.vectors, 0);
   for (double v : x)
     EXPECT_EQ(v, 0.0);
 }
 
 } // namespace
-} // namespace tessera
+} // namespace tessera::linalg

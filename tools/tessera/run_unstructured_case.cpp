@@ -466,13 +466,16 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
 #endif
   const ImplicitSettings& settings = implicit.settings;
   if (lead) {
+    std::string linear = std::to_string(settings.sweeps) + " sweeps";
+    if (settings.linearSolver == LinearSolver::Gmres)
+      linear = "Newton-Krylov: GMRES of " + std::to_string(settings.krylovVectors) +
+               " vectors preconditioned by " + linear;
     std::printf("tessera: %s, unstructured, %d cells, %d faces, %d rank%s, %s, implicit (%s's "
-                "Jacobian, CFL up to %g, %s, %d sweeps, %d colors), residual drop %.3g\n",
+                "Jacobian, CFL up to %g, %s, %s, %d colors), residual drop %.3g\n",
                 request.caseFile.string().c_str(), mesh.numCells(), mesh.numFaces(), ranks,
                 ranks == 1 ? "" : "s", describe(local.scheme()).c_str(),
                 kJacobianFluxNames[int(settings.jacobian)], settings.cflMax,
-                Precision::kName.data(), settings.sweeps, solver.numColors(),
-                settings.residualDrop);
+                Precision::kName.data(), linear.c_str(), solver.numColors(), settings.residualDrop);
     if (resumed)
       std::printf("tessera: continuing from %s at iteration %lld\n",
                   request.restart->string().c_str(), resumed->step);
@@ -582,13 +585,6 @@ int runUnstructuredCase(Config& cfg, const RunRequest& request) {
   cfg.rejectUnreadKeys(); // every key has been read: anything left is a mistake
   int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  if (implicit && implicit->settings.linearSolver == LinearSolver::Gmres &&
-      (ranks > 1 || space == MemorySpace::Device))
-    cfg.fail(ConfigErrorKind::Unavailable, "implicit.linear_solver",
-             "\"gmres\" runs on one rank on the host so far (this run: " + std::to_string(ranks) +
-                 (ranks == 1 ? " rank" : " ranks") +
-                 (space == MemorySpace::Device ? ", on the GPU" : "") +
-                 "); \"sweeps\" runs everywhere");
   if (ranks > mesh.numCells()) // the partition gives every rank a cell at least
     cfg.fail(ConfigErrorKind::Inconsistent, cfg.has("mesh.file") ? "mesh.file" : "mesh.box.cells",
              "gives " + std::to_string(mesh.numCells()) + " cells for " + std::to_string(ranks) +

@@ -1,18 +1,23 @@
 #pragma once
 // FlexibleGmres: one cycle of right-preconditioned GMRES (Saad's flexible variant, FGMRES: the
 // preconditioned vectors z_j = M^-1 v_j are kept, so that x = sum y_j z_j holds whatever M does)
-// on host vectors, for the Newton-Krylov steps of the implicit unstructured solver
-// (unstructured_implicit.hpp). It stops after `vectors` Krylov vectors or once the linear
-// residual has dropped by `tolerance` (an inexact Newton step), from x = 0.
+// on the vectors of a VectorSpace (engine/linalg/vector_ops.hpp: host or device memory, spread
+// over MPI ranks), for the Newton-Krylov steps of the implicit unstructured solver. It stops after
+// `vectors` Krylov vectors or once the linear residual has dropped by `tolerance` (an inexact
+// Newton step), from x = 0.
 //
 // Arnoldi by modified Gram-Schmidt, the least-squares problem by Givens rotations (Saad,
-// Iterative Methods for Sparse Linear Systems, 2nd ed., algorithms 6.9 and 9.6).
+// Iterative Methods for Sparse Linear Systems, 2nd ed., algorithms 6.9 and 9.6). The vectors stay
+// where they are; only the small Hessenberg matrix and the dot products' scalars are on the host.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <vector>
 
-namespace tessera {
+#include "engine/device_array.hpp"
+#include "engine/linalg/vector_ops.hpp"
+
+namespace tessera::linalg {
 
 struct GmresResult {
   int vectors = 0;               // Krylov vectors built
@@ -21,20 +26,21 @@ struct GmresResult {
 
 class FlexibleGmres {
 public:
-  // apply(v, w): w = A v; precondition(v, z): z ~ M^-1 v; both on vectors of `size` values.
+  // Collective over vs.comm. apply(v, w): w = A v; precondition(v, z): z ~ M^-1 v; b, x and the
+  // vectors handed to both are vs.size values in vs.space.
   template <class Apply, class Precondition>
-  GmresResult solve(const double* b, double* x, std::size_t size, int vectors, double tolerance,
-                    Apply&& apply, Precondition&& precondition) {
+  GmresResult solve(const VectorSpace& vs, const double* b, double* x, int vectors,
+                    double tolerance, Apply&& apply, Precondition&& precondition) {
     const std::size_t m = std::size_t(std::max(vectors, 1));
-    reserve(size, m);
-    std::fill(x, x + size, 0.0);
-    const double beta = norm(b, size);
+    reserve(vs, m);
+    fill(vs, 0.0, x);
+    const double beta = norm(vs, b);
     GmresResult result;
     if (beta == 0.0) {
       result.relativeResidual = 0.0;
       return result;
     }
-    scaled(b, 1.0 / beta, v_[0].data(), size);
+    scaled(vs, 1.0 / beta, b, v_[0].data());
     std::vector<double> h((m + 1) * m, 0.0), cs(m, 0.0), sn(m, 0.0), g(m + 1, 0.0);
     const auto H = [&](std::size_t i, std::size_t j) -> double& { return h[i * m + j]; };
     g[0] = beta;
@@ -45,13 +51,13 @@ public:
       double* w = v_[j + 1].data();
       apply(z_[j].data(), w);
       for (std::size_t i = 0; i <= j; ++i) {
-        H(i, j) = dot(w, v_[i].data(), size);
-        axpy(-H(i, j), v_[i].data(), w, size);
+        H(i, j) = dot(vs, w, v_[i].data());
+        axpy(vs, -H(i, j), v_[i].data(), w);
       }
-      H(j + 1, j) = norm(w, size);
+      H(j + 1, j) = norm(vs, w);
       const double next = H(j + 1, j);
       if (next > 0.0)
-        scaled(w, 1.0 / next, w, size);
+        scaled(vs, 1.0 / next, w, w);
       // The rotations of the earlier columns, then this column's own.
       for (std::size_t i = 0; i < j; ++i) {
         const double t = cs[i] * H(i, j) + sn[i] * H(i + 1, j);
@@ -78,44 +84,27 @@ public:
       y[i] = H(i, i) != 0.0 ? s / H(i, i) : 0.0;
     }
     for (std::size_t j = 0; j < k; ++j)
-      axpy(y[j], z_[j].data(), x, size);
+      axpy(vs, y[j], z_[j].data(), x);
     result.vectors = int(k);
     result.relativeResidual = std::fabs(g[k]) / beta;
     return result;
   }
 
-  static double dot(const double* a, const double* b, std::size_t size) {
-    double s = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : s)
-    for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(size); ++i)
-      s += a[i] * b[i];
-    return s;
-  }
-  static double norm(const double* a, std::size_t size) {
-    return std::sqrt(dot(a, a, size));
-  }
-
 private:
-  static void axpy(double alpha, const double* x, double* y, std::size_t size) {
-#pragma omp parallel for schedule(static)
-    for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(size); ++i)
-      y[i] += alpha * x[i];
-  }
-  static void scaled(const double* x, double alpha, double* y, std::size_t size) {
-#pragma omp parallel for schedule(static)
-    for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(size); ++i)
-      y[i] = alpha * x[i];
-  }
-  void reserve(std::size_t size, std::size_t m) {
-    v_.resize(m + 1);
-    z_.resize(m);
-    for (auto& v : v_)
-      v.resize(size);
-    for (auto& z : z_)
-      z.resize(size);
+  // The basis for m vectors of vs, kept from one solve to the next of the same space and size.
+  void reserve(const VectorSpace& vs, std::size_t m) {
+    const auto fits = [&](const DeviceArray<double>& a) {
+      return a.size() == vs.size && a.space() == vs.space;
+    };
+    if (!v_.empty() && !fits(v_[0]))
+      v_.clear(), z_.clear();
+    while (v_.size() < m + 1)
+      v_.emplace_back(vs.size, vs.space);
+    while (z_.size() < m)
+      z_.emplace_back(vs.size, vs.space);
   }
 
-  std::vector<std::vector<double>> v_, z_; // the Krylov basis and its preconditioned vectors
+  std::vector<DeviceArray<double>> v_, z_; // the Krylov basis and its preconditioned vectors
 };
 
-} // namespace tessera
+} // namespace tessera::linalg
