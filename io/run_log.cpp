@@ -101,8 +101,13 @@ void RunLog::iteration(const IterationReport& r) {
   line("{\"event\":\"iteration\",\"iteration\":" + std::to_string(r.iteration) + ",\"residual\":" +
        number(r.residual) + ",\"relative_residual\":" + number(r.relativeResidual) +
        ",\"cfl\":" + number(r.cfl) + ",\"relaxation\":" + number(r.relaxation) +
-       ",\"first_order\":" + (r.firstOrder ? "true" : "false") + ",\"limiter_frozen\":" +
-       (r.limiterFrozen ? "true" : "false") + ",\"seconds\":" + number(r.seconds) + "}");
+       ",\"first_order\":" + (r.firstOrder ? "true" : "false") +
+       ",\"limiter_frozen\":" + (r.limiterFrozen ? "true" : "false") +
+       (r.limiterRefreshed ? ",\"limiter_refreshed\":true" : "") +
+       (r.krylovVectors > 0 ? ",\"krylov_vectors\":" + std::to_string(r.krylovVectors) +
+                                  ",\"linear_residual\":" + number(r.linearResidual)
+                            : std::string()) +
+       ",\"seconds\":" + number(r.seconds) + "}");
   ++stepsSeen_;
   unprintedIteration_ = r;
   if (progress_.quiet)
@@ -124,7 +129,9 @@ void RunLog::printIteration(const IterationReport& r) {
   }
   if (r.firstOrder)
     notes += "  first order";
-  if (r.limiterFrozen)
+  if (r.limiterRefreshed)
+    notes += "  limiter refreshed";
+  else if (r.limiterFrozen)
     notes += "  limiter frozen";
   std::printf("iteration %5lld  density residual %.3e (relative %.3e)  CFL %.3g%s  %s\n",
               r.iteration, r.residual, r.relativeResidual, r.cfl, notes.c_str(),

@@ -45,6 +45,11 @@ struct IterationReport {
   double relaxation = 1.0; // the smallest under-relaxation factor of the step before
   bool firstOrder = false; // the residual of a first-order start
   bool limiterFrozen = false;
+  bool limiterRefreshed = false; // the frozen limiter's factors taken anew from this state
+  // Newton-Krylov's linear solve of the step before: its Krylov vectors and the relative linear
+  // residual it left (0 vectors: no such solve, and neither is written).
+  int krylovVectors = 0;
+  double linearResidual = 0.0;
 };
 
 // The force and moment on one named boundary (a tag of an unstructured mesh), and the lift, drag

@@ -2,9 +2,9 @@
 // against their host twins: the dot product of a million values (a grid of many blocks), axpy,
 // scaling, fill and the conversions between fp64 and fp32, each equal to the host's to 1e-12
 // relative (the dot sums in another order; the others are exact); then GMRES on the
-// convection-diffusion system of tests/unit/test_flexible_gmres.cpp with its vectors on the
-// device (the operator applied on the host between copies): the same solution and residual as on
-// the host to 1e-12. Skipped where no device is visible.
+// convection-diffusion system of tests/support/convection_diffusion_system.hpp with its vectors on
+// the device (the operator applied on the host between copies): the same solution and residual as
+// on the host to 1e-12. Skipped where no device is visible.
 #include <cmath>
 #include <cstddef>
 #include <gtest/gtest.h>
@@ -14,6 +14,7 @@
 #include "engine/linalg/flexible_gmres.hpp"
 #include "engine/linalg/vector_ops.hpp"
 #include "engine/memory.hpp"
+#include "tests/support/convection_diffusion_system.hpp"
 
 namespace tessera::linalg {
 namespace {
@@ -64,20 +65,7 @@ TEST(KrylovOnDevice, VectorOperationsEqualTheHost) {
   EXPECT_EQ(largestDifference(toHost(da), wide), 0.0);
 }
 
-constexpr std::size_t kSize = 60;
-
-// The operator of tests/unit/test_flexible_gmres.cpp, on host vectors.
-void applyHost(const double* v, double* w) {
-  for (std::size_t i = 0; i < kSize; ++i) {
-    w[i] = 2.5 * v[i];
-    if (i > 0)
-      w[i] -= 1.3 * v[i - 1];
-    if (i + 1 < kSize)
-      w[i] -= 0.7 * v[i + 1];
-    if (i + 10 < kSize)
-      w[i] += 0.2 * v[i + 10];
-  }
-}
+constexpr std::size_t kSize = test::kConvectionDiffusionSize;
 
 TEST(KrylovOnDevice, GmresOnDeviceVectorsEqualsTheHost) {
   if (!deviceAvailable())
@@ -89,14 +77,15 @@ TEST(KrylovOnDevice, GmresOnDeviceVectorsEqualsTheHost) {
   const VectorSpace host{MemorySpace::Host, kSize}, device{MemorySpace::Device, kSize};
   std::vector<double> x(kSize);
   FlexibleGmres onHost;
-  const GmresResult h = onHost.solve(host, b.data(), x.data(), 12, 1e-14, applyHost,
-                                     [&](const double* v, double* z) { jacobi(host, v, z); });
+  const GmresResult h =
+      onHost.solve(host, b.data(), x.data(), 12, 1e-14, test::applyConvectionDiffusion,
+                   [&](const double* v, double* z) { jacobi(host, v, z); });
 
   // The operator on the host between copies: what is tested is the vectors' side on the device.
   const auto applyThroughHost = [](const double* v, double* w) {
     std::vector<double> hv(kSize), hw(kSize);
     copyBytes(hv.data(), MemorySpace::Host, v, MemorySpace::Device, kSize * sizeof(double));
-    applyHost(hv.data(), hw.data());
+    test::applyConvectionDiffusion(hv.data(), hw.data());
     copyBytes(w, MemorySpace::Device, hw.data(), MemorySpace::Host, kSize * sizeof(double));
   };
   DeviceArray<double> db = toSpace(b, MemorySpace::Device), dx(kSize, MemorySpace::Device);

@@ -30,6 +30,16 @@ struct Run {
   std::vector<double> residuals, state;
 };
 
+// kSteps steps of an implicit solver: the residual measured before each, the state after.
+template <class Implicit>
+Run stepped(Implicit& implicit, const UnstructuredEuler& solver) {
+  Run r;
+  for (int n = 0; n < kSteps; ++n)
+    r.residuals.push_back(implicit.iterate().residual);
+  r.state = solver.hostState();
+  return r;
+}
+
 template <class Precision>
 Run run(const ColorContiguousMesh& colored, MemorySpace space, atomics::Strategy strategy,
         JacobianFlux jacobian) {
@@ -40,11 +50,7 @@ Run run(const ColorContiguousMesh& colored, MemorySpace space, atomics::Strategy
   settings.jacobianStrategy = strategy;
   settings.jacobian = jacobian;
   UnstructuredImplicit<Precision> implicit(solver, colored.pattern, settings);
-  Run r;
-  for (int n = 0; n < kSteps; ++n)
-    r.residuals.push_back(implicit.iterate().residual);
-  r.state = solver.hostState();
-  return r;
+  return stepped(implicit, solver);
 }
 
 double relativeDifference(const std::vector<double>& a, const std::vector<double>& b) {
@@ -111,11 +117,7 @@ Run runNewtonKrylov(const ColorContiguousMesh& colored, MemorySpace space, doubl
   ImplicitSettings settings;
   settings.linearSolver = LinearSolver::Gmres;
   UnstructuredImplicit<Precision> implicit(solver, colored.pattern, settings);
-  Run r;
-  for (int n = 0; n < kSteps; ++n)
-    r.residuals.push_back(implicit.iterate().residual);
-  r.state = solver.hostState();
-  return r;
+  return stepped(implicit, solver);
 }
 
 double largestResidualDifference(const Run& a, const Run& b) {

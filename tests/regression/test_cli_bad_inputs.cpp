@@ -159,7 +159,7 @@ TEST_F(TesseraCli, NewtonKrylovThroughTheProgram) {
   };
   ASSERT_EQ(one.exitCode, 0) << one.output;
   ASSERT_EQ(two.exitCode, 0) << two.output;
-  EXPECT_NE(one.output.find("Newton-Krylov: GMRES of 10 vectors preconditioned by 15 sweeps"),
+  EXPECT_NE(one.output.find("Newton-Krylov: GMRES of 20 vectors preconditioned by 15 sweeps"),
             std::string::npos)
       << one.output;
   EXPECT_GT(iterations(one), 0) << one.output;

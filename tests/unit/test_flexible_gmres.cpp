@@ -1,31 +1,24 @@
 // FlexibleGmres (engine/linalg/flexible_gmres.hpp), on host vectors, on a nonsymmetric system with
-// a known solution: a 1D convection-diffusion operator (upwinded: -1.3, 2.5, -0.7 on the three
-// diagonals, and a far coupling 0.2 ten rows up), b = A x* for a chosen x*. With as many Krylov
-// vectors as unknowns GMRES is exact up to round-off, with or without a preconditioner; stopped
-// early, the residual it reports is the true |b - A x| / |b|.
+// a known solution: the convection-diffusion operator of tests/support/convection_diffusion_system,
+// b = A x* for a chosen x*. With as many Krylov vectors as unknowns GMRES is exact up to
+// round-off, with or without a preconditioner; stopped early, the residual it reports is the true
+// |b - A x| / |b|.
 #include <cmath>
 #include <cstddef>
 #include <gtest/gtest.h>
 #include <vector>
 
 #include "engine/linalg/flexible_gmres.hpp"
+#include "tests/support/convection_diffusion_system.hpp"
 
 namespace tessera::linalg {
 namespace {
 
-constexpr std::size_t kSize = 60;
+constexpr std::size_t kSize = test::kConvectionDiffusionSize;
 const VectorSpace kVectors{MemorySpace::Host, kSize};
 
 void applyA(const double* v, double* w) {
-  for (std::size_t i = 0; i < kSize; ++i) {
-    w[i] = 2.5 * v[i];
-    if (i > 0)
-      w[i] -= 1.3 * v[i - 1];
-    if (i + 1 < kSize)
-      w[i] -= 0.7 * v[i + 1];
-    if (i + 10 < kSize)
-      w[i] += 0.2 * v[i + 10];
-  }
+  test::applyConvectionDiffusion(v, w);
 }
 
 std::vector<double> exactSolution() {

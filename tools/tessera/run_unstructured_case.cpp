@@ -419,6 +419,11 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
     progress.stall.halvedResidual = number("halved_residual");
     progress.stall.halvedAt = int(number("halved_at"));
     progress.limiterFrozen = number("limiter_frozen") != 0.0;
+    // Checkpoints of earlier builds lack it: the first residual after the restart stands for it.
+    if (resumed->findSolverValue("frozen_residual")) {
+      progress.frozenResidual = number("frozen_residual");
+      progress.refreshesOver = number("refreshes_over") != 0.0;
+    }
     // Checkpoints of earlier builds lack it: the start's count, where set, ends it again.
     progress.firstOrderDone =
         resumed->findSolverValue("first_order_done") && number("first_order_done") != 0.0;
@@ -493,6 +498,8 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
     values.emplace_back("halved_residual", io::exactText(progress.stall.halvedResidual));
     values.emplace_back("halved_at", io::exactText(double(progress.stall.halvedAt)));
     values.emplace_back("limiter_frozen", io::exactText(progress.limiterFrozen ? 1.0 : 0.0));
+    values.emplace_back("frozen_residual", io::exactText(progress.frozenResidual));
+    values.emplace_back("refreshes_over", io::exactText(progress.refreshesOver ? 1.0 : 0.0));
     values.emplace_back("first_order_done", io::exactText(progress.firstOrderDone ? 1.0 : 0.0));
     const RunPoint at{0.0, solver.iteration(), 0, series(), cells, std::move(values)};
     const auto folder = checkpoints.write(MPI_COMM_WORLD, at, [&](const auto& into) {
@@ -512,7 +519,8 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
     last = solver.measure();
     if (log)
       log->iteration({last.iteration, last.residual, last.relativeResidual, last.cfl,
-                      stepWatch.seconds(), last.relaxation, last.firstOrder, last.limiterFrozen});
+                      stepWatch.seconds(), last.relaxation, last.firstOrder, last.limiterFrozen,
+                      last.limiterRefreshed, last.krylovVectors, last.linearResidual});
     // The measurement has just computed the residual of this state: its forces come at no
     // second residual.
     logForces(log, local.mesh(), solver.euler().wallForces(forceSettings.momentCentre, true),
