@@ -34,17 +34,12 @@ __global__ void densitySquaresKernel(int numCells, const double* residual, doubl
     squares[c] = residual[5 * c] * residual[5 * c];
 }
 
-__global__ void matrixFreeProductKernel(int numCells, MatrixFreeProduct product) {
+// One thread per cell for the cell-wise functors.
+template <class F>
+__global__ void eachCellKernel(int numCells, F f) {
   const int c = int(blockIdx.x) * kThreads + int(threadIdx.x);
   if (c < numCells)
-    product(c);
-}
-
-template <class T>
-__global__ void relaxedUpdateKernel(int numCells, RelaxedCellUpdate<T> update) {
-  const int c = int(blockIdx.x) * kThreads + int(threadIdx.x);
-  if (c < numCells)
-    update(c);
+    f(c);
 }
 
 } // namespace
@@ -87,7 +82,14 @@ void densityResidualSquaresDevice(int numCells, const double* residual, double* 
 void matrixFreeProductDevice(int numCells, const MatrixFreeProduct& product) {
   if (numCells == 0)
     return;
-  matrixFreeProductKernel<<<blocksFor(numCells), kThreads>>>(numCells, product);
+  eachCellKernel<<<blocksFor(numCells), kThreads>>>(numCells, product);
+  TESSERA_GPU_CHECK_LAUNCH();
+}
+
+void densityFluxScaleSquaresDevice(int numCells, const DensityFluxScaleSquares& scale) {
+  if (numCells == 0)
+    return;
+  eachCellKernel<<<blocksFor(numCells), kThreads>>>(numCells, scale);
   TESSERA_GPU_CHECK_LAUNCH();
 }
 
@@ -95,7 +97,7 @@ template <class T>
 void relaxedUpdateDevice(int numCells, const RelaxedCellUpdate<T>& update) {
   if (numCells == 0)
     return;
-  relaxedUpdateKernel<<<blocksFor(numCells), kThreads>>>(numCells, update);
+  eachCellKernel<<<blocksFor(numCells), kThreads>>>(numCells, update);
   TESSERA_GPU_CHECK_LAUNCH();
 }
 

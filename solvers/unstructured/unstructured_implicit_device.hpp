@@ -33,8 +33,9 @@ void eulerJacobianOffdiagonalDevice(int numFaces, const EulerFaceJacobianOffdiag
 // squares[c] = residual[c][density]^2.
 void densityResidualSquaresDevice(int numCells, const double* residual, double* squares);
 
-// Newton-Krylov's product without the matrix, for every cell.
+// Newton-Krylov's product without the matrix, and its density flux scale, for every cell.
 void matrixFreeProductDevice(int numCells, const MatrixFreeProduct& product);
+void densityFluxScaleSquaresDevice(int numCells, const DensityFluxScaleSquares& scale);
 
 // The under-relaxed update of every cell (instantiated for float and double).
 template <class T>

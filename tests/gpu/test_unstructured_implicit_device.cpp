@@ -157,8 +157,9 @@ TEST(UnstructuredImplicitDevice, MixedNewtonKrylovMatchesTheHost) {
   expectNewtonKrylovMatchesHost<linalg::MixedPrecision>();
 }
 
-// Newton-Krylov's product without the matrix (solvers/unstructured/matrix_free_product.hpp) on
-// the device against its host twin on random vectors: equal to 1e-12 relative.
+// Newton-Krylov's product without the matrix and its density flux scale
+// (solvers/unstructured/matrix_free_product.hpp) on the device against their host twins on random
+// vectors: equal to 1e-12 relative.
 TEST(UnstructuredImplicitDevice, MatrixFreeProductMatchesTheHost) {
   if (!deviceAvailable())
     GTEST_SKIP() << "no device";
@@ -191,6 +192,15 @@ TEST(UnstructuredImplicitDevice, MatrixFreeProductMatchesTheHost) {
                           MatrixFreeProduct{dVolume.data(), dStep.data(), kCfl, dV.data(),
                                             dPerturbed.data(), dResidual.data(), kEps, dW.data()});
   EXPECT_LE(relativeDifference(toHost(dW), w), 1e-12);
+
+  // The density flux scale of the round-off floor, on the same cells (v's values as states).
+  std::vector<double> squares(kCells);
+  for (int c = 0; c < kCells; ++c)
+    DensityFluxScaleSquares{v.data(), volume.data(), step.data(), squares.data()}(c);
+  DeviceArray<double> dSquares(squares.size(), MemorySpace::Device);
+  densityFluxScaleSquaresDevice(
+      kCells, DensityFluxScaleSquares{dV.data(), dVolume.data(), dStep.data(), dSquares.data()});
+  EXPECT_LE(relativeDifference(toHost(dSquares), squares), 1e-12);
 }
 
 // The under-relaxed update (solvers/unstructured/relaxed_update.hpp) on the device against its

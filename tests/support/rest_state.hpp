@@ -90,7 +90,8 @@ inline double explicitDeparture(const unstructured::Mesh& mesh,
 inline double implicitDeparture(const unstructured::Mesh& mesh,
                                 const UnstructuredBoundary& boundary,
                                 const UnstructuredScheme& scheme, const Euler<3>::State& w0,
-                                int iterations, MemorySpace space = MemorySpace::Host) {
+                                int iterations, MemorySpace space = MemorySpace::Host,
+                                LinearSolver linear = LinearSolver::Sweeps) {
   const Euler<3> pde;
   const ColorContiguousMesh colored = colorContiguousMesh(mesh);
   UnstructuredEuler solver(pde, colored.mesh, boundary, 0.5, space, scheme);
@@ -98,7 +99,9 @@ inline double implicitDeparture(const unstructured::Mesh& mesh,
   solver.initialise([&](const Vec<double, 3>&) { return pde.toConserved(w0); });
   ImplicitSettings settings;
   settings.jacobian = JacobianFlux::Roe;
-  settings.cflMax = 100.0;
+  settings.linearSolver = linear;
+  // The sweeps' second-order ceiling; Newton-Krylov's own (tools/tessera's defaults).
+  settings.cflMax = linear == LinearSolver::Gmres ? 1e5 : 100.0;
   UnstructuredImplicit<linalg::MixedPrecision> implicit(solver, colored.pattern, settings);
   try {
     for (int n = 0; n < iterations; ++n)
