@@ -8,6 +8,8 @@ namespace tessera {
 #if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
 double reduceDevice(const double* values, std::size_t n, ReduceKind kind); // reduce_device.cu
 double dotProductDevice(const double* a, const double* b, std::size_t n);  // reduce_device.cu
+void dotProductsDevice(const double* a, const double* const* b, int count, std::size_t n,
+                       double* out); // reduce_device.cu
 #endif
 
 namespace {
@@ -65,6 +67,20 @@ double dotProduct(MemorySpace space, const double* a, const double* b, std::size
   return dotProductDevice(a, b, n);
 #else
   throw std::logic_error("dotProduct: device vectors in a host-only build");
+#endif
+}
+
+void dotProducts(MemorySpace space, const double* a, const double* const* b, int count,
+                 std::size_t n, double* out) {
+  if (space == MemorySpace::Host) {
+    for (int i = 0; i < count; ++i)
+      out[i] = dotProduct(space, a, b[i], n);
+    return;
+  }
+#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
+  dotProductsDevice(a, b, count, n, out);
+#else
+  throw std::logic_error("dotProducts: device vectors in a host-only build");
 #endif
 }
 

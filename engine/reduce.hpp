@@ -37,4 +37,9 @@ double reduce(const DeviceArray<double>& values, ReduceKind kind);
 // of the additions depends on the back end and the thread count.
 double dotProduct(MemorySpace space, const double* a, const double* b, std::size_t n);
 
+// out[i] = the dot product of a with b[i] for i < count, with one crossing to the host for all of
+// them (out is host memory; b a host array of pointers into the space).
+void dotProducts(MemorySpace space, const double* a, const double* const* b, int count,
+                 std::size_t n, double* out);
+
 } // namespace tessera

@@ -1,6 +1,8 @@
 // Device reduction: a grid-stride pass leaves one value per block (shared-memory tree), and a
 // second single-block pass reduces those. Only the final scalar is copied to the host. The first
 // pass loads either the values themselves or the products of two arrays' (a dot product).
+#include <algorithm>
+
 #include "engine/device_array.hpp"
 #include "engine/gpu_runtime.hpp"
 #include "engine/reduce.hpp"
@@ -38,12 +40,16 @@ __global__ void reduceKernel(Load load, std::size_t n, double* out) {
     out[blockIdx.x] = partial[0];
 }
 
+int blocksFor(std::size_t n) {
+  const std::size_t wanted = (n + kReduceThreads - 1) / kReduceThreads;
+  return static_cast<int>(wanted < kReduceMaxBlocks ? wanted : kReduceMaxBlocks);
+}
+
 template <class Op, class Load>
 double reduceWith(Load load, std::size_t n) {
   if (n == 0)
     return Op::identity();
-  const std::size_t wanted = (n + kReduceThreads - 1) / kReduceThreads;
-  const int blocks = static_cast<int>(wanted < kReduceMaxBlocks ? wanted : kReduceMaxBlocks);
+  const int blocks = blocksFor(n);
   DeviceArray<double> partials(static_cast<std::size_t>(blocks), MemorySpace::Device);
   DeviceArray<double> result(1, MemorySpace::Device);
   reduceKernel<Op><<<blocks, kReduceThreads>>>(load, n, partials.data());
@@ -71,6 +77,29 @@ double reduceDevice(const double* values, std::size_t n, ReduceKind kind) {
 
 double dotProductDevice(const double* a, const double* b, std::size_t n) {
   return reduceWith<SumOp>(Products{a, b}, n);
+}
+
+// Each product's two passes into its own slots, then one copy of all the results.
+void dotProductsDevice(const double* a, const double* const* b, int count, std::size_t n,
+                       double* out) {
+  if (count <= 0)
+    return;
+  if (n == 0) {
+    std::fill(out, out + count, 0.0);
+    return;
+  }
+  const int blocks = blocksFor(n);
+  DeviceArray<double> partials(std::size_t(blocks) * std::size_t(count), MemorySpace::Device);
+  DeviceArray<double> results(std::size_t(count), MemorySpace::Device);
+  for (int i = 0; i < count; ++i) {
+    double* mine = partials.data() + std::size_t(i) * std::size_t(blocks);
+    reduceKernel<SumOp><<<blocks, kReduceThreads>>>(Products{a, b[i]}, n, mine);
+    TESSERA_GPU_CHECK_LAUNCH();
+    reduceKernel<SumOp>
+        <<<1, kReduceThreads>>>(Values{mine}, std::size_t(blocks), results.data() + i);
+    TESSERA_GPU_CHECK_LAUNCH();
+  }
+  results.copyToHost({out, std::size_t(count)});
 }
 
 } // namespace tessera

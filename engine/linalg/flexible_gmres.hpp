@@ -6,7 +6,10 @@
 // `vectors` Krylov vectors or once the linear residual has dropped by `tolerance` (an inexact
 // Newton step), from x = 0.
 //
-// Arnoldi by modified Gram-Schmidt, the least-squares problem by Givens rotations (Saad,
+// Arnoldi by classical Gram-Schmidt done twice (CGS2: as orthogonal as modified Gram-Schmidt,
+// "twice is enough", Giraud, Langou and Rozloznik, Comput. Math. Appl. 50, 2005), so that each
+// pass takes all its dot products in one synchronisation and one MPI_Allreduce where modified
+// Gram-Schmidt takes one per basis vector; the least-squares problem by Givens rotations (Saad,
 // Iterative Methods for Sparse Linear Systems, 2nd ed., algorithms 6.9 and 9.6). The vectors stay
 // where they are; only the small Hessenberg matrix and the dot products' scalars are on the host.
 #include <algorithm>
@@ -41,7 +44,10 @@ public:
       return result;
     }
     scaled(vs, 1.0 / beta, b, v_[0].data());
-    std::vector<double> h((m + 1) * m, 0.0), cs(m, 0.0), sn(m, 0.0), g(m + 1, 0.0);
+    std::vector<double> h((m + 1) * m, 0.0), cs(m, 0.0), sn(m, 0.0), g(m + 1, 0.0), c(m + 1);
+    std::vector<const double*> basis;
+    for (const DeviceArray<double>& v : v_)
+      basis.push_back(v.data());
     const auto H = [&](std::size_t i, std::size_t j) -> double& { return h[i * m + j]; };
     g[0] = beta;
     std::size_t k = 0;
@@ -50,9 +56,12 @@ public:
       precondition(v_[j].data(), z_[j].data());
       double* w = v_[j + 1].data();
       apply(z_[j].data(), w);
-      for (std::size_t i = 0; i <= j; ++i) {
-        H(i, j) = dot(vs, w, v_[i].data());
-        axpy(vs, -H(i, j), v_[i].data(), w);
+      for (int pass = 0; pass < 2; ++pass) {
+        dots(vs, w, basis.data(), int(j + 1), c.data());
+        for (std::size_t i = 0; i <= j; ++i) {
+          axpy(vs, -c[i], v_[i].data(), w);
+          H(i, j) += c[i];
+        }
       }
       H(j + 1, j) = norm(vs, w);
       const double next = H(j + 1, j);

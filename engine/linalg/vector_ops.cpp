@@ -37,6 +37,12 @@ double dot(const VectorSpace& vs, const double* a, const double* b) {
   return sum;
 }
 
+void dots(const VectorSpace& vs, const double* a, const double* const* b, int count, double* out) {
+  dotProducts(vs.space, a, b, count, vs.size, out);
+  if (mpi::rankCount(vs.comm) > 1 && count > 0)
+    MPI_Allreduce(MPI_IN_PLACE, out, count, MPI_DOUBLE, MPI_SUM, vs.comm);
+}
+
 double norm(const VectorSpace& vs, const double* a) {
   return std::sqrt(dot(vs, a, a));
 }

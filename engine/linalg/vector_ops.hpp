@@ -20,6 +20,9 @@ struct VectorSpace {
 // Collective: sum over every rank of a[i] b[i], and its square root for a with itself.
 double dot(const VectorSpace& vs, const double* a, const double* b);
 double norm(const VectorSpace& vs, const double* a);
+// Collective: out[i] = dot(vs, a, b[i]) for i < count, with one synchronisation and one
+// MPI_Allreduce for all of them (b: host array of pointers to vectors of vs).
+void dots(const VectorSpace& vs, const double* a, const double* const* b, int count, double* out);
 
 // y += alpha x
 void axpy(const VectorSpace& vs, double alpha, const double* x, double* y);

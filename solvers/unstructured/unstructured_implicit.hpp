@@ -204,8 +204,12 @@ public:
     s.relativeResidual = p_.firstResidual > 0.0 ? norm / p_.firstResidual : 0.0;
     // Newton-Krylov: a step that raised the residual halves the CFL's scale (the next steps are
     // shorter). A refresh's residual is another function's: no step raised it.
+    // A step that was not cut and lowered it doubles the scale, past SER's ramp (adaptCfl).
     if (newtonKrylov() && !refreshed && lastNorm_ > 0.0 && norm > kRiseAbove * lastNorm_)
       p_.cflScale = std::max(kSmallestScale, 0.5 * p_.cflScale);
+    else if (growPending_ && !refreshed && lastNorm_ > 0.0 && norm < lastNorm_)
+      p_.cflScale = std::min(settings_.cflMax / settings_.cfl, 2.0 * p_.cflScale);
+    growPending_ = false;
     lastNorm_ = norm;
     ramp_ = norm > 0.0
                 ? std::min(settings_.cflMax, settings_.cfl * std::max(1.0, p_.firstResidual / norm))
@@ -526,17 +530,19 @@ private:
     // GMRES that could not halve its residual in its vectors gives a step of no use (the system
     // too stiff for the preconditioner at this CFL, and the same state would give it again).
     const bool linearStalled = newtonKrylov() && lastGmres_.relativeResidual > kLinearStall;
-    // The scale grows back after a whole step, and past SER's ramp for Newton-Krylov, which grows
-    // it after any step not cut, as SU2's adaptive CFL does (a step that then raised the residual
-    // halves it again in measure()): on the transonic NACA 0012 a few cells near the shock relax
-    // most steps of the start's transient, and growing on whole steps only held the 1024 mesh's
-    // CFL at 20-80 for 700 iterations (RESULTS.md).
-    const bool grows = newtonKrylov() || smallest == 1.0;
+    // The sweeps' scale grows back after a whole step, up to 1. Newton-Krylov's grows past SER's
+    // ramp after any step not cut that lowered the residual, as SU2's adaptive CFL does (decided
+    // in the next measure(), which sees the residual): on the transonic NACA 0012 a few cells near
+    // the shock relax most steps of the start's transient, and growing on whole steps only held
+    // the 1024 mesh's CFL at 20-80 for 700 iterations; growing on any step not cut, whether the
+    // residual fell or not, made the 256 mesh's start violent on some round-off paths (47 to 369
+    // iterations from run to run; RESULTS.md).
     if (smallest < kCutBelow || linearStalled)
       p_.cflScale = std::max(kSmallestScale, p_.cflScale / 10.0);
-    else if (grows)
-      p_.cflScale =
-          std::min(newtonKrylov() ? settings_.cflMax / settings_.cfl : 1.0, 2.0 * p_.cflScale);
+    else if (newtonKrylov())
+      growPending_ = true;
+    else if (smallest == 1.0)
+      p_.cflScale = std::min(1.0, 2.0 * p_.cflScale);
   }
 
   // Newton-Krylov's steps may take the CFL past SER's ramp (FUN3D's and SU2's adaptive CFL): the
@@ -562,9 +568,11 @@ private:
   DeviceArray<double> b_, x_, q0_;
   ImplicitProgress p_;
   double lastRelaxation_ = 1.0;
-  double lastNorm_ = -1.0;                // the residual the last step started from (Newton-Krylov)
-  double ramp_ = 1.0;                     // SER's CFL of the last measure(), before the scale
-  double roundOffFloor_ = 0.0;            // of the last measure() (Newton-Krylov)
+  double lastNorm_ = -1.0;     // the residual the last step started from (Newton-Krylov)
+  double ramp_ = 1.0;          // SER's CFL of the last measure(), before the scale
+  double roundOffFloor_ = 0.0; // of the last measure() (Newton-Krylov)
+  bool growPending_ =
+      false; // the last step may grow the scale if the residual fell (Newton-Krylov)
   linalg::GmresResult lastGmres_{0, 0.0}; // of the last step (Newton-Krylov)
   // A step that cut some cell's update below kCutBelow cuts the CFL tenfold, to no less than
   // kSmallestScale of the ramp's.

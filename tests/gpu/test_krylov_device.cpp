@@ -1,10 +1,10 @@
 // The Krylov vector operations (engine/linalg/vector_ops.hpp) and FlexibleGmres on device vectors
-// against their host twins: the dot product of a million values (a grid of many blocks), axpy,
-// scaling, fill and the conversions between fp64 and fp32, each equal to the host's to 1e-12
-// relative (the dot sums in another order; the others are exact); then GMRES on the
-// convection-diffusion system of tests/support/convection_diffusion_system.hpp with its vectors on
-// the device (the operator applied on the host between copies): the same solution and residual as
-// on the host to 1e-12. Skipped where no device is visible.
+// against their host twins: the dot product of a million values (a grid of many blocks), alone
+// and batched, axpy, scaling, fill and the conversions between fp64 and fp32, each equal to the
+// host's to 1e-12 relative (the dot sums in another order; the others are exact); then GMRES on
+// the convection-diffusion system of tests/support/convection_diffusion_system.hpp with its vectors
+// on the device (the operator applied on the host between copies): the same solution and residual
+// as on the host to 1e-12. Skipped where no device is visible.
 #include <cmath>
 #include <cstddef>
 #include <gtest/gtest.h>
@@ -44,6 +44,15 @@ TEST(KrylovOnDevice, VectorOperationsEqualTheHost) {
   const double hostDot = dot(host, a.data(), b.data());
   EXPECT_NEAR(dot(device, da.data(), db.data()), hostDot, 1e-12 * std::fabs(hostDot));
   EXPECT_NEAR(norm(device, da.data()), norm(host, a.data()), 1e-12 * norm(host, a.data()));
+  // Batched: a against b and against itself, in one synchronisation.
+  const double* hostPair[] = {b.data(), a.data()};
+  const double* devicePair[] = {db.data(), da.data()};
+  double hostDots[2], deviceDots[2];
+  dots(host, a.data(), hostPair, 2, hostDots);
+  dots(device, da.data(), devicePair, 2, deviceDots);
+  for (int i = 0; i < 2; ++i)
+    EXPECT_NEAR(deviceDots[i], hostDots[i], 1e-12 * std::fabs(hostDots[i]));
+  EXPECT_EQ(hostDots[0], hostDot);
 
   axpy(host, -0.75, a.data(), b.data());
   axpy(device, -0.75, da.data(), db.data());

@@ -7,9 +7,10 @@
 // - frozen at a tenth of the first residual (implicit.freeze_limiter_below = 0.1, inside the
 //   start's transient): refreshed at least twice, and its steady state equals the reference to
 //   1e-5 of each variable's largest magnitude, its floor force to 1e-7 relative.
-// Measured on 2026-11-29: unfrozen 68 iterations; frozen early 126 iterations with 15 refreshes
-// (each one's residual 0.1-0.8 of the last), state 8.9e-7 and force 4.7e-9 from the reference.
-// Without the refreshes the same freeze ended 1.3e-2 and 7.6e-6 from it, in 69 iterations.
+// Measured on 2026-11-29: unfrozen 84 iterations; frozen early 244 iterations with 30 refreshes
+// (each one's residual 0.1-0.8 of the last), state 1.2e-6 and force 6.2e-9 from the reference.
+// Without the refreshes the same freeze ended 1.3e-2 and 7.6e-6 from it (measured with an
+// earlier CFL rule, in 69 iterations).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
