@@ -20,7 +20,7 @@
 // change by at most 20% (solvers/unstructured/relaxed_update.hpp), and a step that had to cut some
 // cell's update below a tenth cuts the scale s of the CFL numbers that follow tenfold; every step
 // taken whole doubles it again, up to 1 (SU2's and FUN3D's adaptive CFL). Newton-Krylov's scale
-// also grows after steps relaxed less, and past 1 (adaptCfl).
+// grows after any step not cut that lowered the residual, and past 1 (adaptCfl).
 //
 // At second order: the first steps may use the first-order residual (a start for flows whose
 // first second-order steps are too violent: firstOrderIterations of them, or until the residual
@@ -499,9 +499,9 @@ private:
   // Collective: the density residual's norm that round-off alone leaves: kRoundOff times the norm
   // of the density fluxes each cell's residual sums (DensityFluxScaleSquares). Below it the state
   // is steady to round-off, converged whatever the drop asked, and its residual has no direction a
-  // Newton step should follow: at rest, where any density field at uniform
-  // pressure and any slow vortex are steady too (the Jacobian singular), steps at Newton-Krylov's
-  // CFL of 1e5 drifted along them by 1e-3 of the sound speed in 200 iterations on pyramids.
+  // Newton step should follow: at rest, where any density field at uniform pressure and any slow
+  // vortex are steady too (the Jacobian singular), steps at Newton-Krylov's CFL of 1e5 drifted
+  // along them by 1e-3 of the sound speed in 200 iterations on pyramids.
   double roundOffFloor(const double* cellStep) {
     const DensityFluxScaleSquares scale{solver_.stateData(), solver_.volumes(), cellStep,
                                         squares_.data()};
@@ -571,8 +571,8 @@ private:
   double lastNorm_ = -1.0;     // the residual the last step started from (Newton-Krylov)
   double ramp_ = 1.0;          // SER's CFL of the last measure(), before the scale
   double roundOffFloor_ = 0.0; // of the last measure() (Newton-Krylov)
-  bool growPending_ =
-      false; // the last step may grow the scale if the residual fell (Newton-Krylov)
+  // Newton-Krylov: the last step grows the scale if the next residual is lower.
+  bool growPending_ = false;
   linalg::GmresResult lastGmres_{0, 0.0}; // of the last step (Newton-Krylov)
   // A step that cut some cell's update below kCutBelow cuts the CFL tenfold, to no less than
   // kSmallestScale of the ramp's.
