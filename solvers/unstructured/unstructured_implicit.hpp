@@ -130,15 +130,19 @@ struct PseudoTimeStep {
 };
 
 // Where the iteration stands beyond the state, what a checkpoint keeps so that a restart
-// continues it: the step count, the first residual (the CFL ramp divides by it), the CFL scale,
-// the stall detector's window, whether the limiter is frozen and whether the first-order start is
-// over.
+// continues it: the step count, the first residual (the CFL ramp divides by it), the CFL scale and
+// what decides its next change, the stall detector's window, the limiter's freezing and whether
+// the first-order start is over.
 struct ImplicitProgress {
   int iteration = 0;
   double firstResidual = -1.0;
   double cflScale = 1.0;
   StallWindow stall;
   bool limiterFrozen = false;
+  // Newton-Krylov: the residual the last step started from (-1: none, or not known), and whether
+  // that step grows the CFL scale if the next residual is lower.
+  double lastResidual = -1.0;
+  bool growPending = false;
   double frozenResidual = -1.0; // where the frozen factors were taken (-1: not known)
   bool refreshesOver = false;   // the last refresh of the frozen factors has been
   bool firstOrderDone = false;  // the first-order start is over
@@ -205,12 +209,13 @@ public:
     // Newton-Krylov: a step that raised the residual halves the CFL's scale (the next steps are
     // shorter). A refresh's residual is another function's: no step raised it.
     // A step that was not cut and lowered it doubles the scale, past SER's ramp (adaptCfl).
-    if (newtonKrylov() && !refreshed && lastNorm_ > 0.0 && norm > kRiseAbove * lastNorm_)
+    if (newtonKrylov() && !refreshed && p_.lastResidual > 0.0 &&
+        norm > kRiseAbove * p_.lastResidual)
       p_.cflScale = std::max(kSmallestScale, 0.5 * p_.cflScale);
-    else if (growPending_ && !refreshed && lastNorm_ > 0.0 && norm < lastNorm_)
+    else if (p_.growPending && !refreshed && p_.lastResidual > 0.0 && norm < p_.lastResidual)
       p_.cflScale = std::min(settings_.cflMax / settings_.cfl, 2.0 * p_.cflScale);
-    growPending_ = false;
-    lastNorm_ = norm;
+    p_.growPending = false;
+    p_.lastResidual = norm;
     ramp_ = norm > 0.0
                 ? std::min(settings_.cflMax, settings_.cfl * std::max(1.0, p_.firstResidual / norm))
                 : settings_.cflMax;
@@ -356,7 +361,7 @@ private:
   bool endFirstOrderStart() {
     p_.firstOrderDone = true;
     p_.stall.reset();
-    lastNorm_ = -1.0;
+    p_.lastResidual = -1.0;
     return false;
   }
 
@@ -455,7 +460,7 @@ private:
     const MemorySpace space = solver_.space();
     const linalg::VectorSpace vectors{space, ownedValues(), rows_.comm};
     double* q = solver_.stateData();
-    if (lastNorm_ <= roundOffFloor_) { // steady to round-off: no step
+    if (p_.lastResidual <= roundOffFloor_) { // steady to round-off: no step
       linalg::fill(vectors, 0.0, x_.data());
       linalg::converted(vectors, static_cast<const double*>(x_.data()), dq_.data());
       lastGmres_ = {0, 0.0};
@@ -540,7 +545,7 @@ private:
     if (smallest < kCutBelow || linearStalled)
       p_.cflScale = std::max(kSmallestScale, p_.cflScale / 10.0);
     else if (newtonKrylov())
-      growPending_ = true;
+      p_.growPending = true;
     else if (smallest == 1.0)
       p_.cflScale = std::min(1.0, 2.0 * p_.cflScale);
   }
@@ -568,11 +573,8 @@ private:
   DeviceArray<double> b_, x_, q0_;
   ImplicitProgress p_;
   double lastRelaxation_ = 1.0;
-  double lastNorm_ = -1.0;     // the residual the last step started from (Newton-Krylov)
-  double ramp_ = 1.0;          // SER's CFL of the last measure(), before the scale
-  double roundOffFloor_ = 0.0; // of the last measure() (Newton-Krylov)
-  // Newton-Krylov: the last step grows the scale if the next residual is lower.
-  bool growPending_ = false;
+  double ramp_ = 1.0;                     // SER's CFL of the last measure(), before the scale
+  double roundOffFloor_ = 0.0;            // of the last measure() (Newton-Krylov)
   linalg::GmresResult lastGmres_{0, 0.0}; // of the last step (Newton-Krylov)
   // A step that cut some cell's update below kCutBelow cuts the CFL tenfold, to no less than
   // kSmallestScale of the ramp's.

@@ -195,6 +195,33 @@ TEST_F(UnstructuredImplicitRestart, ContinuesTheIterationBitwise) {
             1e-13);
 }
 
+// Newton-Krylov continues bitwise too: its CFL rule's state (the residual the last step started
+// from, whether that step grows the CFL) travels in the checkpoint with the rest. Restarted
+// without it, the run ended with another state.
+TEST_F(UnstructuredImplicitRestart, NewtonKrylovContinuesBitwise) {
+  const std::string oneThread = "OMP_NUM_THREADS=1";
+  const std::string gmres =
+      "--verbose --set run.backend=host --set 'implicit.linear_solver=\"gmres\"'";
+  const Result first =
+      run("nk", gmres + " --set checkpoint.every_steps=1 --set checkpoint.keep=100", oneThread);
+  ASSERT_EQ(first.exitCode, 0) << first.output;
+  const fs::path end = lastCheckpoint("nk");
+  // From iteration 2, while the CFL still climbs (it reaches cfl_max at iteration 4).
+  const std::string from = copyCheckpoint("nk", 2, "nkRest");
+  const Result rest = run("nkRest", gmres + " --restart " + from, oneThread);
+  ASSERT_EQ(rest.exitCode, 0) << rest.output;
+  EXPECT_NE(rest.output.find("continuing from " + from + " at iteration 2"), std::string::npos)
+      << rest.output;
+  const auto finished = [](const std::string& output) {
+    const auto at = output.find("finished at iteration ");
+    return at == std::string::npos ? std::string() : output.substr(at, output.find('\n', at) - at);
+  };
+  EXPECT_FALSE(finished(first.output).empty()) << first.output;
+  EXPECT_EQ(finished(rest.output), finished(first.output)) << rest.output;
+  EXPECT_EQ(fileText(end / "state.bin"),
+            fileText(dir_ / "nkRest" / "checkpoints" / end.filename() / "state.bin"));
+}
+
 // An explicit run's checkpoint does not continue an implicit run of the same mesh.
 TEST_F(UnstructuredImplicitRestart, RefusesAnExplicitRunsCheckpoint) {
   const std::string implicitCase = caseText();

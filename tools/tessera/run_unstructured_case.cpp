@@ -419,7 +419,12 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
     progress.stall.halvedResidual = number("halved_residual");
     progress.stall.halvedAt = int(number("halved_at"));
     progress.limiterFrozen = number("limiter_frozen") != 0.0;
-    // Checkpoints of earlier builds lack it: the first residual after the restart stands for it.
+    // Checkpoints of earlier builds lack these: the restart begins Newton-Krylov's CFL rule anew,
+    // and the first residual after it stands for the frozen factors' own.
+    if (resumed->findSolverValue("last_residual")) {
+      progress.lastResidual = number("last_residual");
+      progress.growPending = number("grow_pending") != 0.0;
+    }
     if (resumed->findSolverValue("frozen_residual")) {
       progress.frozenResidual = number("frozen_residual");
       progress.refreshesOver = number("refreshes_over") != 0.0;
@@ -498,6 +503,8 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
     values.emplace_back("halved_residual", io::exactText(progress.stall.halvedResidual));
     values.emplace_back("halved_at", io::exactText(double(progress.stall.halvedAt)));
     values.emplace_back("limiter_frozen", io::exactText(progress.limiterFrozen ? 1.0 : 0.0));
+    values.emplace_back("last_residual", io::exactText(progress.lastResidual));
+    values.emplace_back("grow_pending", io::exactText(progress.growPending ? 1.0 : 0.0));
     values.emplace_back("frozen_residual", io::exactText(progress.frozenResidual));
     values.emplace_back("refreshes_over", io::exactText(progress.refreshesOver ? 1.0 : 0.0));
     values.emplace_back("first_order_done", io::exactText(progress.firstOrderDone ? 1.0 : 0.0));
