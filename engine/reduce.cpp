@@ -7,7 +7,6 @@ namespace tessera {
 
 #if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
 double reduceDevice(const double* values, std::size_t n, ReduceKind kind); // reduce_device.cu
-double dotProductDevice(const double* a, const double* b, std::size_t n);  // reduce_device.cu
 void dotProductsDevice(const double* a, const double* const* b, int count, std::size_t n,
                        double* out); // reduce_device.cu
 #endif
@@ -63,11 +62,9 @@ double dotProduct(MemorySpace space, const double* a, const double* b, std::size
       sum += a[i] * b[i];
     return sum;
   }
-#if defined(TESSERA_BACKEND_CUDA) || defined(TESSERA_BACKEND_HIP)
-  return dotProductDevice(a, b, n);
-#else
-  throw std::logic_error("dotProduct: device vectors in a host-only build");
-#endif
+  double sum = 0.0;
+  dotProducts(space, a, &b, 1, n, &sum);
+  return sum;
 }
 
 void dotProducts(MemorySpace space, const double* a, const double* const* b, int count,

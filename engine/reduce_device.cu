@@ -75,10 +75,6 @@ double reduceDevice(const double* values, std::size_t n, ReduceKind kind) {
   return 0.0;
 }
 
-double dotProductDevice(const double* a, const double* b, std::size_t n) {
-  return reduceWith<SumOp>(Products{a, b}, n);
-}
-
 // Each product's two passes into its own slots, then one copy of all the results.
 void dotProductsDevice(const double* a, const double* const* b, int count, std::size_t n,
                        double* out) {

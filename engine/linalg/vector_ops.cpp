@@ -30,17 +30,16 @@ void forEachValue(const VectorSpace& vs, const Op& op) {
 
 } // namespace
 
-double dot(const VectorSpace& vs, const double* a, const double* b) {
-  double sum = dotProduct(vs.space, a, b, vs.size);
-  if (mpi::rankCount(vs.comm) > 1)
-    MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, vs.comm);
-  return sum;
-}
-
 void dots(const VectorSpace& vs, const double* a, const double* const* b, int count, double* out) {
   dotProducts(vs.space, a, b, count, vs.size, out);
   if (mpi::rankCount(vs.comm) > 1 && count > 0)
     MPI_Allreduce(MPI_IN_PLACE, out, count, MPI_DOUBLE, MPI_SUM, vs.comm);
+}
+
+double dot(const VectorSpace& vs, const double* a, const double* b) {
+  double sum = 0.0;
+  dots(vs, a, &b, 1, &sum);
+  return sum;
 }
 
 double norm(const VectorSpace& vs, const double* a) {

@@ -221,8 +221,9 @@ public:
                 : settings_.cflMax;
     s.cfl = std::min(settings_.cflMax, p_.cflScale * ramp_);
     s.relaxation = lastRelaxation_;
+    cellStep_ = solver_.localStableSteps(); // of the measured state, which the step starts from
     if (newtonKrylov())
-      roundOffFloor_ = roundOffFloor(solver_.localStableSteps());
+      roundOffFloor_ = roundOffFloor();
     s.roundOffFloor = roundOffFloor_;
     s.krylovVectors = lastGmres_.vectors;
     s.linearResidual = lastGmres_.relativeResidual;
@@ -388,14 +389,19 @@ private:
     } else if constexpr (kDeviceBuilt) {
       densityResidualSquaresDevice(cells, rhs_, squares_.data());
     }
+    return std::sqrt(squaresSummedOverRanks());
+  }
+
+  // The sum of squares_ over the owned rows of every rank.
+  double squaresSummedOverRanks() {
     double sum = reduce(squares_, ReduceKind::Sum);
     if (mpi::rankCount(rows_.comm) > 1)
       MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, rows_.comm);
-    return std::sqrt(sum);
+    return sum;
   }
 
   void backwardEulerStep(double cfl) {
-    const double* cellStep = solver_.localStableSteps();
+    const double* cellStep = cellStep_;
     const EulerFaceJacobianDiagonal diagonalPart{solver_.pde(), solver_.faces(),
                                                  solver_.stateData(), solver_.farfield(),
                                                  settings_.jacobian};
@@ -507,8 +513,8 @@ private:
   // Newton step should follow: at rest, where any density field at uniform pressure and any slow
   // vortex are steady too (the Jacobian singular), steps at Newton-Krylov's CFL of 1e5 drifted
   // along them by 1e-3 of the sound speed in 200 iterations on pyramids.
-  double roundOffFloor(const double* cellStep) {
-    const DensityFluxScaleSquares scale{solver_.stateData(), solver_.volumes(), cellStep,
+  double roundOffFloor() {
+    const DensityFluxScaleSquares scale{solver_.stateData(), solver_.volumes(), cellStep_,
                                         squares_.data()};
     if (solver_.space() == MemorySpace::Host) {
 #pragma omp parallel for schedule(static)
@@ -517,10 +523,7 @@ private:
     } else if constexpr (kDeviceBuilt) {
       densityFluxScaleSquaresDevice(rows_.ownedRows, scale);
     }
-    double sum = reduce(squares_, ReduceKind::Sum);
-    if (mpi::rankCount(rows_.comm) > 1)
-      MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, rows_.comm);
-    return kRoundOff * std::sqrt(sum);
+    return kRoundOff * std::sqrt(squaresSummedOverRanks());
   }
 
   // The CFL scale after a step, from its smallest relaxation factor over every rank and, for
@@ -567,6 +570,7 @@ private:
   DeviceArray<Update> dq_;
   DeviceArray<double> squares_, relaxation_;
   const double* rhs_ = nullptr;
+  const double* cellStep_ = nullptr; // each cell's stable step in the measured state
   // Newton-Krylov's vectors: the right-hand side and the solution (owned rows), the state it
   // linearises about (every row).
   linalg::FlexibleGmres gmres_;
