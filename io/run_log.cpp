@@ -220,14 +220,21 @@ void RunLog::finish(long long steps, double time, const PhaseSeconds& phases,
   printOutputRows();
 }
 
-void RunLog::finishSteady(long long iterations, double relativeResidual) {
+void RunLog::finishSteady(long long iterations, double relativeResidual,
+                          double liveRelativeResidual) {
+  const bool frozen = liveRelativeResidual >= 0.0;
   line("{\"event\":\"finish\",\"iterations\":" + std::to_string(iterations) +
-       ",\"relative_residual\":" + number(relativeResidual) + ",\"stepping_seconds\":" +
-       number(steppingSeconds_) + ",\"output_seconds\":" + number(outputSeconds_) + "}");
+       ",\"relative_residual\":" + number(relativeResidual) +
+       (frozen ? ",\"live_limiter_relative_residual\":" + number(liveRelativeResidual) : "") +
+       ",\"stepping_seconds\":" + number(steppingSeconds_) +
+       ",\"output_seconds\":" + number(outputSeconds_) + "}");
   if (!progress_.quiet && unprintedIteration_)
     printIteration(*unprintedIteration_);
   std::printf("tessera: finished at iteration %lld\n", iterations);
   std::printf("  %-16s dropped to %.3e of the first\n", "density residual", relativeResidual);
+  if (frozen)
+    std::printf("  %-16s frozen; with it live the residual is %.3e of the first\n", "limiter",
+                liveRelativeResidual);
   std::printf("  %-16s %s\n", "iterating", duration(steppingSeconds_).c_str());
   printForceRows();
   printOutputRows();

@@ -95,8 +95,9 @@ public:
   // positivity.
   void finish(long long steps, double time, const PhaseSeconds& phases,
               long long firstOrderFallbacks = 0);
-  // The same for a steady run: its iterations and the residual's drop.
-  void finishSteady(long long iterations, double relativeResidual);
+  // The same for a steady run: its iterations and the residual's drop, and where the limiter was
+  // frozen, the residual of the last state with the limiter live (negative: not frozen).
+  void finishSteady(long long iterations, double relativeResidual, double liveRelativeResidual);
 
   double cellUpdatesPerSecond() const;
   double cellUpdates() const { return cellUpdates_; }

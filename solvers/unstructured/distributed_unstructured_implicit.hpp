@@ -137,6 +137,8 @@ public:
   }
   int iteration() const { return implicit_.iteration(); }
   const ImplicitProgress& progress() const { return implicit_.progress(); }
+  // Collective (UnstructuredImplicit::liveRelativeResidual).
+  double liveRelativeResidual() { return implicit_.liveRelativeResidual(); }
 
   void setJacobianStrategy(atomics::Strategy strategy) { implicit_.setJacobianStrategy(strategy); }
 

@@ -268,6 +268,20 @@ public:
     }
   }
 
+  // Collective: where the limiter is frozen, the relative residual of the current state with the
+  // limiter live, the scheme's own residual, of which the frozen steps' convergence says nothing
+  // (a limiter frozen for its switching may leave it at 1e-3 of the first); -1 where the limiter
+  // is live. The factors stay frozen, taken anew from this state; the next measure() computes its
+  // right-hand side anew.
+  double liveRelativeResidual() {
+    if (!p_.limiterFrozen || p_.firstResidual <= 0.0)
+      return -1.0;
+    solver_.freezeLimiter(false);
+    const double norm = residualNorm(false);
+    solver_.freezeLimiter(true);
+    return norm / p_.firstResidual;
+  }
+
   // Where the iteration stands beyond the state (a checkpoint keeps it; restore gives it back
   // with the state restored). A frozen limiter's factors are not kept: the first residual after a
   // restore computes them anew and keeps those.

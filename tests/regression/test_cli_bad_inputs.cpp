@@ -137,7 +137,8 @@ namespace {
 using namespace tessera::test;
 
 // implicit.linear_solver = "gmres" through the tessera program: the bump example converges (its
-// sweeps take 214 iterations to 8 orders with the defaults), and on two ranks in the same number
+// sweeps take 214 iterations to 8 orders with the defaults) from a first-order start unless the
+// case sets its own, and on two ranks in the same number
 // of iterations give or take one (the ranks sum the residual norm and the Krylov vectors' dot
 // products in another order) to the same lift to the digits printed.
 TEST_F(TesseraCli, NewtonKrylovThroughTheProgram) {
@@ -162,6 +163,13 @@ TEST_F(TesseraCli, NewtonKrylovThroughTheProgram) {
   EXPECT_NE(one.output.find("Newton-Krylov: GMRES of 20 vectors preconditioned by 15 sweeps"),
             std::string::npos)
       << one.output;
+  // Newton-Krylov's default start, and a case's own start in its place.
+  EXPECT_NE(one.output.find("first order to a residual drop of 0.001"), std::string::npos)
+      << one.output;
+  const Result counted = run("run " + bump + settings + " --set implicit.first_order_iterations=3");
+  ASSERT_EQ(counted.exitCode, 0) << counted.output;
+  EXPECT_NE(counted.output.find("first order for 3 iterations\n"), std::string::npos)
+      << counted.output;
   EXPECT_GT(iterations(one), 0) << one.output;
   EXPECT_LT(iterations(one), 100) << one.output;
   EXPECT_LE(std::abs(iterations(two) - iterations(one)), 1) << one.output << two.output;

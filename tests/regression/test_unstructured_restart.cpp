@@ -222,6 +222,29 @@ TEST_F(UnstructuredImplicitRestart, NewtonKrylovContinuesBitwise) {
             fileText(dir_ / "nkRest" / "checkpoints" / end.filename() / "state.bin"));
 }
 
+// A run whose limiter was frozen prints the residual its last state has with the limiter live:
+// the residual that the same state's first iteration measures when continued from the end's
+// checkpoint (a restart takes the frozen factors anew from the state).
+TEST_F(UnstructuredImplicitRestart, AFrozenLimitersLiveResidualIsTheContinuedRunsFirst) {
+  const std::string frozen = "--verbose --set implicit.freeze_limiter_below=0.3 --set "
+                             "implicit.max_iterations=400 --set implicit.residual_drop=1e-10";
+  const Result first = run("frozen", frozen);
+  ASSERT_EQ(first.exitCode, 0) << first.output;
+  const std::string said = "limiter          frozen; with it live the residual is ";
+  const auto at = first.output.find(said);
+  ASSERT_NE(at, std::string::npos) << first.output;
+  const double live = std::stod(first.output.substr(at + said.size()));
+  const auto dropped = first.output.find("dropped to ");
+  ASSERT_NE(dropped, std::string::npos) << first.output;
+  // Not the frozen residual: the refreshes leave the live one 6 times above it here.
+  EXPECT_GT(live, 2.0 * std::stod(first.output.substr(dropped + 11))) << first.output;
+  const Result rest = run("frozenRest", frozen + " --restart " + lastCheckpoint("frozen").string());
+  ASSERT_EQ(rest.exitCode, 0) << rest.output;
+  const auto value = rest.output.find("(relative ", rest.output.find("continuing from"));
+  ASSERT_NE(value, std::string::npos) << rest.output;
+  EXPECT_NEAR(std::stod(rest.output.substr(value + 10)), live, 1e-3 * live) << rest.output;
+}
+
 // An explicit run's checkpoint does not continue an implicit run of the same mesh.
 TEST_F(UnstructuredImplicitRestart, RefusesAnExplicitRunsCheckpoint) {
   const std::string implicitCase = caseText();

@@ -35,6 +35,22 @@ using io::ConfigErrorKind;
 
 namespace {
 
+// The header's note of a second-order run's first-order start ("" where it has none).
+std::string describeFirstOrderStart(const UnstructuredScheme& scheme,
+                                    const ImplicitSettings& settings) {
+  if (!scheme.secondOrder() || (settings.firstOrderIterations <= 0 && settings.firstOrderDrop <= 0))
+    return "";
+  char until[96] = "";
+  if (settings.firstOrderIterations > 0 && settings.firstOrderDrop > 0)
+    std::snprintf(until, sizeof until, "for %d iterations or a residual drop of %.3g",
+                  settings.firstOrderIterations, settings.firstOrderDrop);
+  else if (settings.firstOrderIterations > 0)
+    std::snprintf(until, sizeof until, "for %d iterations", settings.firstOrderIterations);
+  else
+    std::snprintf(until, sizeof until, "to a residual drop of %.3g", settings.firstOrderDrop);
+  return std::string(", first order ") + until;
+}
+
 // The solver whose scatters are tuned and whose mesh is written: the rank's own.
 UnstructuredEuler& localSolver(UnstructuredEuler& solver) {
   return solver;
@@ -481,11 +497,12 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
       linear = "Newton-Krylov: GMRES of " + std::to_string(settings.krylovVectors) +
                " vectors preconditioned by " + linear;
     std::printf("tessera: %s, unstructured, %d cells, %d faces, %d rank%s, %s, implicit (%s's "
-                "Jacobian, CFL up to %g, %s, %s, %d colors), residual drop %.3g\n",
+                "Jacobian, CFL up to %g, %s, %s, %d colors), residual drop %.3g%s\n",
                 request.caseFile.string().c_str(), mesh.numCells(), mesh.numFaces(), ranks,
                 ranks == 1 ? "" : "s", describe(local.scheme()).c_str(),
                 kJacobianFluxNames[int(settings.jacobian)], settings.cflMax,
-                Precision::kName.data(), linear.c_str(), solver.numColors(), settings.residualDrop);
+                Precision::kName.data(), linear.c_str(), solver.numColors(), settings.residualDrop,
+                describeFirstOrderStart(local.scheme(), settings).c_str());
     if (resumed)
       std::printf("tessera: continuing from %s at iteration %lld\n",
                   request.restart->string().c_str(), resumed->step);
@@ -547,8 +564,10 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
     writeOutputAt(last.iteration);
   const auto folder =
       checkpoints.dueAtStop(stoppedEarly) ? writeCheckpoint() : std::filesystem::path();
+  // Collective: what a frozen limiter's convergence leaves of the scheme's own residual.
+  const double live = solver.liveRelativeResidual();
   if (log)
-    log->finishSteady(solver.iteration(), last.relativeResidual);
+    log->finishSteady(solver.iteration(), last.relativeResidual, live);
   if (stoppedEarly)
     return reportEarlyStop(verdict, solver.iteration(), 0.0, folder);
   if (lead && last.iteration >= settings.maxIterations)

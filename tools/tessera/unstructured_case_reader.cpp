@@ -344,6 +344,13 @@ std::optional<ImplicitCase> readImplicit(Config& cfg, const UnstructuredScheme& 
   s.maxIterations =
       cfg.getInt("implicit.max_iterations", s.maxIterations, io::Range::closed(1, 1e9));
   if (scheme.secondOrder()) {
+    // Newton-Krylov starts at first order unless the case says how to start: its preconditioner
+    // is the first-order matrix, so those steps reach long CFL numbers through the shocks'
+    // forming, which the second-order steps take at 10-300 with relaxed updates.
+    const bool startSet =
+        cfg.has("implicit.first_order_iterations") || cfg.has("implicit.first_order_drop");
+    if (s.linearSolver == LinearSolver::Gmres && !startSet)
+      s.firstOrderDrop = kNewtonKrylovFirstOrderDrop;
     s.firstOrderIterations = cfg.getInt("implicit.first_order_iterations", s.firstOrderIterations,
                                         io::Range::closed(0, 1e9));
     s.firstOrderDrop =

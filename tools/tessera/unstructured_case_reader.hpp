@@ -92,6 +92,11 @@ struct ImplicitCase {
 // iterations at 100, 552 and 1147 at 150, a stall at 200 (Rusanov's at 50: 1498 and 2954).
 inline constexpr double kSecondOrderCflMax = 50.0;
 inline constexpr double kSecondOrderRoeCflMax = 100.0;
+// Newton-Krylov's first-order start ends at this drop of the residual unless the case sets
+// implicit.first_order_iterations or implicit.first_order_drop. Measured on the transonic NACA 0012
+// (H200, the 512 and 1024 meshes; host, 256): 141, 825 and 37 iterations to 8 orders against 284,
+// 1442 and 50 from a second-order start; a drop of 1e-4 took the 1024 mesh 947.
+inline constexpr double kNewtonKrylovFirstOrderDrop = 1e-3;
 std::optional<ImplicitCase> readImplicit(io::Config& cfg, const UnstructuredScheme& scheme);
 
 } // namespace tessera::cli
