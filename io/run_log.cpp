@@ -107,6 +107,9 @@ void RunLog::iteration(const IterationReport& r) {
        (r.krylovVectors > 0 ? ",\"krylov_vectors\":" + std::to_string(r.krylovVectors) +
                                   ",\"linear_residual\":" + number(r.linearResidual)
                             : std::string()) +
+       (r.preconditionerSweeps > 0
+            ? ",\"preconditioner_sweeps\":" + std::to_string(r.preconditionerSweeps)
+            : std::string()) +
        ",\"seconds\":" + number(r.seconds) + "}");
   ++stepsSeen_;
   unprintedIteration_ = r;

@@ -50,6 +50,7 @@ struct IterationReport {
   // residual it left (0 vectors: no such solve, and neither is written).
   int krylovVectors = 0;
   double linearResidual = 0.0;
+  int preconditionerSweeps = 0; // of the step from this state (0: not Newton-Krylov, not written)
 };
 
 // The force and moment on one named boundary (a tag of an unstructured mesh), and the lift, drag

@@ -100,6 +100,10 @@ struct ImplicitSettings {
   double krylovTolerance = 0.05;
 };
 
+// Newton-Krylov's preconditioner sweeps grow, where GMRES stalls, to at most this many times
+// ImplicitSettings::sweeps (UnstructuredImplicit::preconditionerSweeps).
+inline constexpr int kMostPreconditionerSweeps = 4;
+
 // How the matrix's rows are spread over MPI ranks
 // (solvers/unstructured/distributed_unstructured_implicit.hpp): this rank owns the first ownedRows
 // rows, the rest are halo rows whose updates the sweep exchange brings from their owners, color by
@@ -119,9 +123,11 @@ struct PseudoTimeStep {
   double cfl = 0.0;              // the CFL number of the step from this state
   double relaxation = 1.0;       // the smallest under-relaxation factor of the step before
   // Newton-Krylov: the Krylov vectors and GMRES's relative linear residual of the step before
-  // (0 and 0 for the sweeps, and before the first step).
+  // (0 and 0 for the sweeps, and before the first step), and the sweeps of the preconditioner of
+  // the step from this state (0 for the sweeps).
   int krylovVectors = 0;
   double linearResidual = 0.0;
+  int preconditionerSweeps = 0;
   bool firstOrder = false; // measured with the first-order residual of the start
   bool limiterFrozen = false;
   bool limiterRefreshed = false; // the frozen factors taken anew from this state (its residual's)
@@ -146,6 +152,8 @@ struct ImplicitProgress {
   double frozenResidual = -1.0; // where the frozen factors were taken (-1: not known)
   bool refreshesOver = false;   // the last refresh of the frozen factors has been
   bool firstOrderDone = false;  // the first-order start is over
+  // Newton-Krylov: the sweeps per preconditioning, raised where GMRES stalled (0: the setting's).
+  int preconditionerSweeps = 0;
 };
 
 // A mesh with its cells renumbered so that each color is contiguous (unstructured::renumbered
@@ -227,6 +235,7 @@ public:
     s.roundOffFloor = roundOffFloor_;
     s.krylovVectors = lastGmres_.vectors;
     s.linearResidual = lastGmres_.relativeResidual;
+    s.preconditionerSweeps = newtonKrylov() ? preconditionerSweeps() : 0;
     s.firstOrder = firstOrderStart;
     s.limiterRefreshed = refreshed;
     const bool stalled = p_.stall.stalled(p_.iteration, settings_.stallIterations);
@@ -511,7 +520,7 @@ private:
       copyBytes(q, space, q0_.data(), space, q0_.bytes()); // the halo cells' states too
     };
     const auto precondition = [&](const double* v, double* z) {
-      linalg::multicolorSweeps(matrix_, v, dq_.data(), settings_.sweeps, rows_.sweepExchange);
+      linalg::multicolorSweeps(matrix_, v, dq_.data(), preconditionerSweeps(), rows_.sweepExchange);
       linalg::converted(vectors, static_cast<const Update*>(dq_.data()), z);
     };
     lastGmres_ = gmres_.solve(vectors, b_.data(), x_.data(), settings_.krylovVectors,
@@ -559,12 +568,25 @@ private:
     // the 1024 mesh's CFL at 20-80 for 700 iterations; growing on any step not cut, whether the
     // residual fell or not, made the 256 mesh's start violent on some round-off paths (47 to 369
     // iterations from run to run; RESULTS.md).
+    if (linearStalled) // and a stronger preconditioner for the steps after it
+      p_.preconditionerSweeps = std::min(kMostPreconditionerSweeps * settings_.sweeps,
+                                         (3 * preconditionerSweeps() + 1) / 2);
     if (smallest < kCutBelow || linearStalled)
       p_.cflScale = std::max(kSmallestScale, p_.cflScale / 10.0);
     else if (newtonKrylov())
       p_.growPending = true;
     else if (smallest == 1.0)
       p_.cflScale = std::min(1.0, 2.0 * p_.cflScale);
+  }
+
+  // Newton-Krylov's sweeps per preconditioning: the setting's, then half as many again after each
+  // step whose GMRES stalled, up to kMostPreconditionerSweeps times the setting. The sweeps carry
+  // information a few cells per sweep, so how many a preconditioner needs grows with the mesh: on
+  // the NACA 0012 1024 mesh 15, 30 and 45 sweeps took 964, 384 and 238 iterations (27 s at 45
+  // against 60 s at 15, on an H200), while the 3D wing's GMRES never stalled at 15 and 30 cost it
+  // 30% (RESULTS.md).
+  int preconditionerSweeps() const {
+    return p_.preconditionerSweeps > 0 ? p_.preconditionerSweeps : settings_.sweeps;
   }
 
   // Newton-Krylov's steps may take the CFL past SER's ramp (FUN3D's and SU2's adaptive CFL): the

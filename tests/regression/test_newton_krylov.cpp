@@ -6,7 +6,7 @@
 // state (the residual's zero does not depend on how each step's system is solved), Newton-Krylov
 // in far fewer nonlinear iterations (here 13 against 416 to 1e-10). A first-order start
 // ends where it is set to (a drop of the residual, a count of steps, whichever comes first), and
-// the steady state is the same after it.
+// the steady state is the same after it. A stalled GMRES strengthens the preconditioner.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -29,8 +29,8 @@ struct Converged {
   std::vector<PseudoTimeStep> steps; // each measurement
 };
 
-// The first-order start of `start` (its firstOrderIterations and firstOrderDrop) with the other
-// settings of this test.
+// The first-order start of `start` (its firstOrderIterations and firstOrderDrop), its Krylov
+// vectors and sweeps, with the other settings of this test.
 Converged converge(const ColorContiguousMesh& colored, LinearSolver linear, double cflMax,
                    const ImplicitSettings& start = {}) {
   UnstructuredEuler solver(kPde, colored.mesh, test::bumpChannelBoundary(kPde), 0.9,
@@ -43,6 +43,8 @@ Converged converge(const ColorContiguousMesh& colored, LinearSolver linear, doub
   settings.linearSolver = linear;
   settings.firstOrderIterations = start.firstOrderIterations;
   settings.firstOrderDrop = start.firstOrderDrop;
+  settings.krylovVectors = start.krylovVectors;
+  settings.sweeps = start.sweeps;
   UnstructuredImplicit<linalg::DoublePrecision> implicit(solver, colored.pattern, settings);
   Converged c;
   const PseudoTimeStep last =
@@ -83,6 +85,33 @@ TEST(NewtonKrylov, ReachesTheSweepsSteadyStateInFarFewerIterations) {
   ASSERT_LE(sweeps.relativeResidual, 1e-10);
   ASSERT_LE(newton.relativeResidual, 1e-10);
   EXPECT_LE(2 * newton.iterations, sweeps.iterations);
+  EXPECT_LE(largestDifference(newton.state, sweeps.state), 1e-7) << "the steady states differ";
+}
+
+// A step whose GMRES stalled (its linear residual above half) raises the preconditioner's sweeps by
+// half for the steps after it, up to 4 times implicit.sweeps; the steady state stays the sweeps'.
+TEST(NewtonKrylov, AStalledLinearSolveStrengthensThePreconditioner) {
+  const ColorContiguousMesh colored = colorContiguousMesh(test::bumpChannelMesh(
+      {.nx = 12, .ny = 4, .nz = 1, .cells = unstructured::BoxCells::Tetrahedra}));
+  ImplicitSettings weak; // GMRES of 2 vectors with 2 sweeps: stalls at long steps
+  weak.krylovVectors = 2;
+  weak.sweeps = 2;
+  const Converged sweeps = converge(colored, LinearSolver::Sweeps, 100.0);
+  const Converged newton = converge(colored, LinearSolver::Gmres, 1e5, weak);
+  ASSERT_LE(newton.relativeResidual, 1e-10);
+  ASSERT_GE(newton.steps.size(), 2u);
+  EXPECT_EQ(newton.steps[0].preconditionerSweeps, 2);
+  int stalls = 0;
+  for (std::size_t k = 1; k < newton.steps.size(); ++k) {
+    const PseudoTimeStep& s = newton.steps[k];
+    const int before = newton.steps[k - 1].preconditionerSweeps;
+    const bool stalled = s.linearResidual > 0.5;
+    stalls += stalled;
+    EXPECT_EQ(s.preconditionerSweeps, stalled ? std::min(8, (3 * before + 1) / 2) : before)
+        << "iteration " << s.iteration;
+  }
+  EXPECT_GE(stalls, 3);
+  EXPECT_EQ(newton.steps.back().preconditionerSweeps, 8);
   EXPECT_LE(largestDifference(newton.state, sweeps.state), 1e-7) << "the steady states differ";
 }
 

@@ -196,30 +196,50 @@ TEST_F(UnstructuredImplicitRestart, ContinuesTheIterationBitwise) {
 }
 
 // Newton-Krylov continues bitwise too: its CFL rule's state (the residual the last step started
-// from, whether that step grows the CFL) travels in the checkpoint with the rest. Restarted
-// without it, the run ended with another state.
-TEST_F(UnstructuredImplicitRestart, NewtonKrylovContinuesBitwise) {
-  const std::string oneThread = "OMP_NUM_THREADS=1";
-  const std::string gmres =
-      "--verbose --set run.backend=host --set 'implicit.linear_solver=\"gmres\"'";
-  const Result first =
-      run("nk", gmres + " --set checkpoint.every_steps=1 --set checkpoint.keep=100", oneThread);
-  ASSERT_EQ(first.exitCode, 0) << first.output;
-  const fs::path end = lastCheckpoint("nk");
-  // From iteration 2, while the CFL still climbs (it reaches cfl_max at iteration 4).
-  const std::string from = copyCheckpoint("nk", 2, "nkRest");
-  const Result rest = run("nkRest", gmres + " --restart " + from, oneThread);
-  ASSERT_EQ(rest.exitCode, 0) << rest.output;
-  EXPECT_NE(rest.output.find("continuing from " + from + " at iteration 2"), std::string::npos)
-      << rest.output;
-  const auto finished = [](const std::string& output) {
-    const auto at = output.find("finished at iteration ");
-    return at == std::string::npos ? std::string() : output.substr(at, output.find('\n', at) - at);
-  };
-  EXPECT_FALSE(finished(first.output).empty()) << first.output;
-  EXPECT_EQ(finished(rest.output), finished(first.output)) << rest.output;
-  EXPECT_EQ(fileText(end / "state.bin"),
-            fileText(dir_ / "nkRest" / "checkpoints" / end.filename() / "state.bin"));
+// from, whether that step grows the CFL) and its preconditioner's sweeps travel in the checkpoint
+// with the rest. Restarted without the CFL rule's state, the run ended with another state.
+class NewtonKrylovRestart : public UnstructuredImplicitRestart {
+protected:
+  // The run with `settings`, and the run continued from its checkpoint at iteration `from`: both
+  // end with the same state and the same finish line.
+  void expectContinuesBitwise(const std::string& settings, int from) {
+    const std::string oneThread = "OMP_NUM_THREADS=1";
+    const std::string gmres =
+        "--verbose --set run.backend=host --set 'implicit.linear_solver=\"gmres\"' " + settings;
+    const Result first =
+        run("nk", gmres + " --set checkpoint.every_steps=1 --set checkpoint.keep=100", oneThread);
+    ASSERT_EQ(first.exitCode, 0) << first.output;
+    const fs::path end = lastCheckpoint("nk");
+    const std::string rest = copyCheckpoint("nk", from, "nkRest");
+    const Result second = run("nkRest", gmres + " --restart " + rest, oneThread);
+    ASSERT_EQ(second.exitCode, 0) << second.output;
+    EXPECT_NE(
+        second.output.find("continuing from " + rest + " at iteration " + std::to_string(from)),
+        std::string::npos)
+        << second.output;
+    const auto finished = [](const std::string& output) {
+      const auto at = output.find("finished at iteration ");
+      return at == std::string::npos ? std::string()
+                                     : output.substr(at, output.find('\n', at) - at);
+    };
+    EXPECT_FALSE(finished(first.output).empty()) << first.output;
+    EXPECT_EQ(finished(second.output), finished(first.output)) << second.output;
+    EXPECT_EQ(fileText(end / "state.bin"),
+              fileText(dir_ / "nkRest" / "checkpoints" / end.filename() / "state.bin"));
+  }
+};
+
+// From iteration 2, while the CFL still climbs.
+TEST_F(NewtonKrylovRestart, ContinuesBitwise) {
+  expectContinuesBitwise("", 2);
+}
+
+// GMRES of 2 vectors preconditioned by 2 sweeps stalls at iterations 2, 5 and 10 (the sweeps grow
+// to 3, 5 and 8): from iteration 12.
+TEST_F(NewtonKrylovRestart, ContinuesBitwiseWithTheSweepsGrown) {
+  expectContinuesBitwise("--set implicit.krylov_vectors=2 --set implicit.sweeps=2 --set "
+                         "implicit.cfl_max=1e5",
+                         12);
 }
 
 // A run whose limiter was frozen prints the residual its last state has with the limiter live:

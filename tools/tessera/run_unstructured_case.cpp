@@ -445,6 +445,8 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
       progress.frozenResidual = number("frozen_residual");
       progress.refreshesOver = number("refreshes_over") != 0.0;
     }
+    if (resumed->findSolverValue("preconditioner_sweeps"))
+      progress.preconditionerSweeps = int(number("preconditioner_sweeps"));
     // Checkpoints of earlier builds lack it: the start's count, where set, ends it again.
     progress.firstOrderDone =
         resumed->findSolverValue("first_order_done") && number("first_order_done") != 0.0;
@@ -495,7 +497,8 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
     std::string linear = std::to_string(settings.sweeps) + " sweeps";
     if (settings.linearSolver == LinearSolver::Gmres)
       linear = "Newton-Krylov: GMRES of " + std::to_string(settings.krylovVectors) +
-               " vectors preconditioned by " + linear;
+               " vectors preconditioned by " + linear + " (up to " +
+               std::to_string(kMostPreconditionerSweeps * settings.sweeps) + " after GMRES stalls)";
     std::printf("tessera: %s, unstructured, %d cells, %d faces, %d rank%s, %s, implicit (%s's "
                 "Jacobian, CFL up to %g, %s, %s, %d colors), residual drop %.3g%s\n",
                 request.caseFile.string().c_str(), mesh.numCells(), mesh.numFaces(), ranks,
@@ -524,6 +527,7 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
     values.emplace_back("grow_pending", io::exactText(progress.growPending ? 1.0 : 0.0));
     values.emplace_back("frozen_residual", io::exactText(progress.frozenResidual));
     values.emplace_back("refreshes_over", io::exactText(progress.refreshesOver ? 1.0 : 0.0));
+    values.emplace_back("preconditioner_sweeps", io::exactText(progress.preconditionerSweeps));
     values.emplace_back("first_order_done", io::exactText(progress.firstOrderDone ? 1.0 : 0.0));
     const RunPoint at{0.0, solver.iteration(), 0, series(), cells, std::move(values)};
     const auto folder = checkpoints.write(MPI_COMM_WORLD, at, [&](const auto& into) {
@@ -544,7 +548,8 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
     if (log)
       log->iteration({last.iteration, last.residual, last.relativeResidual, last.cfl,
                       stepWatch.seconds(), last.relaxation, last.firstOrder, last.limiterFrozen,
-                      last.limiterRefreshed, last.krylovVectors, last.linearResidual});
+                      last.limiterRefreshed, last.krylovVectors, last.linearResidual,
+                      last.preconditionerSweeps});
     // The measurement has just computed the residual of this state: its forces come at no
     // second residual.
     logForces(log, local.mesh(), solver.euler().wallForces(forceSettings.momentCentre, true),
