@@ -5,30 +5,75 @@
 // at first: that is no stall). A residual back above that bound (a start that rose again after its
 // first drop, as the transonic NACA 0012 does on its 512 mesh) is the transient still and starts
 // the window again: freezing there would keep the limiter of a state far from the steady one.
+//
+// A residual that cycles has stalled at once, whatever the window: the same values again, period
+// after period, kCycleRepeats periods of 2 to kLongestCycle steps, each value within
+// kCycleTolerance of the one a period before, not all of a period alike (that is a plateau, which
+// the window judges). It is the limiter switching back and forth, which Newton-Krylov's steps at
+// CFL 1e5 do not get past: the transonic wing's 12 mm mesh alternated between 2.60e-3 and 2.51e-3
+// of the first residual for 100 steps before the window froze the limiter; the NACA 0012 1024
+// mesh with 40 Krylov vectors cycled through three values for 76 (RESULTS.md).
+#include <array>
+#include <cmath>
 
 namespace tessera {
 
 struct StallWindow {
   static constexpr double kTransientDrop = 0.1;
+  static constexpr int kLongestCycle = 4;
+  static constexpr int kCycleRepeats = 3;
+  static constexpr double kCycleTolerance = 1e-3;
+  static constexpr int kMemory = kLongestCycle * kCycleRepeats;
   double halvedResidual = -1.0; // the residual the window started at; negative: the transient
   int halvedAt = 0;             // the step it started at
+  // The residuals observed since the window started, the latest kMemory of them: the i-th at
+  // recent[i % kMemory], for i < observed.
+  std::array<double, kMemory> recent{};
+  int observed = 0;
 
   // The residual measured before step `iteration`, `first` the first one measured.
   void observe(double norm, double first, int iteration) {
     if (halvedResidual < 0.0 ? norm <= kTransientDrop * first
                              : norm <= 0.5 * halvedResidual || norm > kTransientDrop * first)
       restart(norm, iteration);
+    else if (halvedResidual >= 0.0)
+      record(norm);
   }
   // A window from step `iteration` (a freeze starts one, for a stall of the frozen iteration).
   void restart(double norm, int iteration) {
     halvedResidual = norm;
     halvedAt = iteration;
+    observed = 0;
+    record(norm);
   }
   // Back to the transient: the first-order start's end changes the residual itself.
-  void reset() { halvedResidual = -1.0; }
-  // Whether `window` steps (none where it is 0) have passed since the window started.
+  void reset() {
+    halvedResidual = -1.0;
+    observed = 0;
+  }
+  // Whether `window` steps (none where it is 0) have passed since the window started, or the
+  // residual cycles (none where the window is 0 either).
   bool stalled(int iteration, int window) const {
-    return window > 0 && halvedResidual >= 0.0 && iteration - halvedAt >= window;
+    return window > 0 && halvedResidual >= 0.0 && (iteration - halvedAt >= window || cycles());
+  }
+
+private:
+  void record(double norm) { recent[std::size_t(observed++ % kMemory)] = norm; }
+  double at(int i) const { return recent[std::size_t(i % kMemory)]; }
+  bool cycles() const {
+    for (int period = 2; period <= kLongestCycle; ++period) {
+      const int span = period * kCycleRepeats;
+      if (observed < span)
+        continue;
+      bool repeats = true, varies = false;
+      for (int i = observed - span + period; i < observed && repeats; ++i) {
+        repeats = std::abs(at(i) - at(i - period)) <= kCycleTolerance * at(i);
+        varies = varies || std::abs(at(i) - at(i - 1)) > kCycleTolerance * at(i);
+      }
+      if (repeats && varies)
+        return true;
+    }
+    return false;
   }
 };
 

@@ -5,7 +5,11 @@
 // - a transient that dips below a tenth of the first and rises back above it, as the transonic
 //   NACA 0012 512 mesh's start did (its limiter was frozen inside the transient): no stall until
 //   the residual has stayed below the bound for a whole window;
-// - no window (0): never.
+// - no window (0): never;
+// - a residual alternating between two values, as the transonic wing's did at CFL 1e5, or cycling
+//   through three, as the NACA 0012 1024 mesh's did: a stall once three periods have repeated, long
+//   before the window; a plateau is no cycle (the window judges it), nor a residual falling by 2%
+//   a step.
 #include <cmath>
 #include <gtest/gtest.h>
 #include <vector>
@@ -55,6 +59,36 @@ TEST(ResidualStall, ATransientBackAboveATenthStartsTheWindowAgain) {
 TEST(ResidualStall, NoWindowNeverStalls) {
   EXPECT_EQ(firstStall(std::vector<double>(50, 1.0), 0), -1);
   EXPECT_EQ(firstStall({1.0, 1e-3, 1e-3, 1e-3}, 0), -1);
+}
+
+// The transient down to a twentieth of the first residual (steps 0-3), then `cycle` repeated.
+std::vector<double> cyclingHistory(const std::vector<double>& cycle, int periods) {
+  std::vector<double> history{1.0, 0.5, 0.2, 0.05};
+  for (int p = 0; p < periods; ++p)
+    for (double r : cycle)
+      history.push_back(r * (1.0 + 1e-5 * p)); // a drift far below the tolerance
+  return history;
+}
+
+TEST(ResidualStall, AResidualCyclingBetweenTwoValuesStallsAfterThreePeriods) {
+  // Step 4 starts the window at 2.60e-3; steps 4-9 are three periods.
+  EXPECT_EQ(firstStall(cyclingHistory({2.60e-3, 2.51e-3}, 30), 100), 9);
+}
+
+TEST(ResidualStall, AResidualCyclingThroughThreeValuesStallsAfterThreePeriods) {
+  // The window starts at step 4 (6.8e-3), again at 5 (3.3e-3, below half of it); steps 5-13 are
+  // three periods of (3.3e-3, 2.6e-3, 6.8e-3).
+  EXPECT_EQ(firstStall(cyclingHistory({6.8e-3, 3.3e-3, 2.6e-3}, 30), 100), 13);
+}
+
+TEST(ResidualStall, NeitherAPlateauNorASlowDescentIsACycle) {
+  std::vector<double> plateau{1.0, 0.5, 0.2, 0.05}, descent = plateau;
+  for (int i = 0; i < 60; ++i) {
+    plateau.push_back(0.01);
+    descent.push_back(0.01 * std::pow(0.98, i));
+  }
+  EXPECT_EQ(firstStall(plateau, 100), -1);
+  EXPECT_EQ(firstStall(descent, 100), -1);
 }
 
 } // namespace

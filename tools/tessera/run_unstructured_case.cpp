@@ -434,6 +434,11 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
     progress.cflScale = number("cfl_scale");
     progress.stall.halvedResidual = number("halved_residual");
     progress.stall.halvedAt = int(number("halved_at"));
+    if (resumed->findSolverValue("residuals_observed")) { // the stall detector's cycle memory
+      progress.stall.observed = int(number("residuals_observed"));
+      for (std::size_t i = 0; i < progress.stall.recent.size(); ++i)
+        progress.stall.recent[i] = number("recent_residual_" + std::to_string(i));
+    }
     progress.limiterFrozen = number("limiter_frozen") != 0.0;
     // Checkpoints of earlier builds lack these: the restart begins Newton-Krylov's CFL rule anew,
     // and the first residual after it stands for the frozen factors' own.
@@ -522,6 +527,10 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
     values.emplace_back("cfl_scale", io::exactText(progress.cflScale));
     values.emplace_back("halved_residual", io::exactText(progress.stall.halvedResidual));
     values.emplace_back("halved_at", io::exactText(double(progress.stall.halvedAt)));
+    values.emplace_back("residuals_observed", io::exactText(double(progress.stall.observed)));
+    for (std::size_t i = 0; i < progress.stall.recent.size(); ++i)
+      values.emplace_back("recent_residual_" + std::to_string(i),
+                          io::exactText(progress.stall.recent[i]));
     values.emplace_back("limiter_frozen", io::exactText(progress.limiterFrozen ? 1.0 : 0.0));
     values.emplace_back("last_residual", io::exactText(progress.lastResidual));
     values.emplace_back("grow_pending", io::exactText(progress.growPending ? 1.0 : 0.0));
