@@ -20,6 +20,7 @@
 #include "solvers/unstructured/distributed_unstructured_euler.hpp"
 #include "solvers/unstructured/distributed_unstructured_implicit.hpp"
 #include "solvers/unstructured/unstructured_euler.hpp"
+#include "tools/tessera/implicit_progress_values.hpp"
 #include "tools/tessera/run_checkpoints.hpp"
 #include "tools/tessera/run_settings.hpp"
 #include "tools/tessera/unstructured_case_reader.hpp"
@@ -422,39 +423,7 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
   const std::optional<io::CheckpointInfo>& resumed = kept.resumed;
   if (resumed) {
     const std::filesystem::path file = *request.restart / "checkpoint.toml";
-    const auto number = [&](const std::string& name) {
-      const std::optional<double> x = io::fromExactText(resumed->solverValue(file, name));
-      if (!x)
-        throw io::CheckpointError(file.string() + ": damaged: solver." + name + " is no number");
-      return *x;
-    };
-    ImplicitProgress progress;
-    progress.iteration = int(resumed->step);
-    progress.firstResidual = number("first_residual");
-    progress.cflScale = number("cfl_scale");
-    progress.stall.halvedResidual = number("halved_residual");
-    progress.stall.halvedAt = int(number("halved_at"));
-    if (resumed->findSolverValue("residuals_observed")) { // the stall detector's cycle memory
-      progress.stall.observed = int(number("residuals_observed"));
-      for (std::size_t i = 0; i < progress.stall.recent.size(); ++i)
-        progress.stall.recent[i] = number("recent_residual_" + std::to_string(i));
-    }
-    progress.limiterFrozen = number("limiter_frozen") != 0.0;
-    // Checkpoints of earlier builds lack these: the restart begins Newton-Krylov's CFL rule anew,
-    // and the first residual after it stands for the frozen factors' own.
-    if (resumed->findSolverValue("last_residual")) {
-      progress.lastResidual = number("last_residual");
-      progress.growPending = number("grow_pending") != 0.0;
-    }
-    if (resumed->findSolverValue("frozen_residual")) {
-      progress.frozenResidual = number("frozen_residual");
-      progress.refreshesOver = number("refreshes_over") != 0.0;
-    }
-    if (resumed->findSolverValue("preconditioner_sweeps"))
-      progress.preconditionerSweeps = int(number("preconditioner_sweeps"));
-    // Checkpoints of earlier builds lack it: the start's count, where set, ends it again.
-    progress.firstOrderDone =
-        resumed->findSolverValue("first_order_done") && number("first_order_done") != 0.0;
+    const ImplicitProgress progress = implicitProgressFrom(*resumed, file);
     solver.restore(
         readCellStates(MPI_COMM_WORLD, *request.restart, cells, checkpointCells(solver.euler())),
         progress);
@@ -522,22 +491,8 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
   const auto writeCheckpoint = [&] {
     solver.euler().stableDt();
     std::vector<std::pair<std::string, std::string>> values = strategyValues(local);
-    const ImplicitProgress& progress = solver.progress();
-    values.emplace_back("first_residual", io::exactText(progress.firstResidual));
-    values.emplace_back("cfl_scale", io::exactText(progress.cflScale));
-    values.emplace_back("halved_residual", io::exactText(progress.stall.halvedResidual));
-    values.emplace_back("halved_at", io::exactText(double(progress.stall.halvedAt)));
-    values.emplace_back("residuals_observed", io::exactText(double(progress.stall.observed)));
-    for (std::size_t i = 0; i < progress.stall.recent.size(); ++i)
-      values.emplace_back("recent_residual_" + std::to_string(i),
-                          io::exactText(progress.stall.recent[i]));
-    values.emplace_back("limiter_frozen", io::exactText(progress.limiterFrozen ? 1.0 : 0.0));
-    values.emplace_back("last_residual", io::exactText(progress.lastResidual));
-    values.emplace_back("grow_pending", io::exactText(progress.growPending ? 1.0 : 0.0));
-    values.emplace_back("frozen_residual", io::exactText(progress.frozenResidual));
-    values.emplace_back("refreshes_over", io::exactText(progress.refreshesOver ? 1.0 : 0.0));
-    values.emplace_back("preconditioner_sweeps", io::exactText(progress.preconditionerSweeps));
-    values.emplace_back("first_order_done", io::exactText(progress.firstOrderDone ? 1.0 : 0.0));
+    for (auto& value : implicitProgressValues(solver.progress()))
+      values.push_back(std::move(value));
     const RunPoint at{0.0, solver.iteration(), 0, series(), cells, std::move(values)};
     const auto folder = checkpoints.write(MPI_COMM_WORLD, at, [&](const auto& into) {
       return writeCellStates(MPI_COMM_WORLD, into, cells, checkpointCells(solver.euler()),
