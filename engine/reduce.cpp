@@ -1,7 +1,9 @@
 #include "engine/reduce.hpp"
 
 #include <cstddef>
+#include <omp.h>
 #include <stdexcept>
+#include <vector>
 
 namespace tessera {
 
@@ -13,21 +15,32 @@ void dotProductsDevice(const double* a, const double* const* b, int count, std::
 
 namespace {
 
-template <class Op>
-double reduceHostWith(std::span<const double> values) {
-  double result = Op::identity();
-  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(values.size());
-  const double* v = values.data();
+// Op over term(0), ..., term(n - 1): each thread combines a static block of the terms, and the
+// blocks' results are combined in thread order, so that a sum is the same from call to call for a
+// given thread count (OpenMP's reduction clause and a critical section combine in the order the
+// threads arrive, which differs from call to call with more than two threads).
+template <class Op, class Term>
+double reduceInThreadOrder(std::ptrdiff_t n, const Term& term) {
+  std::vector<double> partial(std::size_t(omp_get_max_threads()), Op::identity());
 #pragma omp parallel
   {
     double local = Op::identity();
 #pragma omp for schedule(static) nowait
     for (std::ptrdiff_t i = 0; i < n; ++i)
-      local = Op::combine(local, v[i]);
-#pragma omp critical(tessera_reduce_host)
-    result = Op::combine(result, local);
+      local = Op::combine(local, term(i));
+    partial[std::size_t(omp_get_thread_num())] = local;
   }
+  double result = Op::identity();
+  for (double p : partial)
+    result = Op::combine(result, p);
   return result;
+}
+
+template <class Op>
+double reduceHostWith(std::span<const double> values) {
+  const double* v = values.data();
+  return reduceInThreadOrder<Op>(std::ptrdiff_t(values.size()),
+                                 [v](std::ptrdiff_t i) { return v[i]; });
 }
 
 } // namespace
@@ -55,13 +68,9 @@ double reduce(const DeviceArray<double>& values, ReduceKind kind) {
 }
 
 double dotProduct(MemorySpace space, const double* a, const double* b, std::size_t n) {
-  if (space == MemorySpace::Host) {
-    double sum = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : sum)
-    for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(n); ++i)
-      sum += a[i] * b[i];
-    return sum;
-  }
+  if (space == MemorySpace::Host)
+    return reduceInThreadOrder<SumOp>(std::ptrdiff_t(n),
+                                      [a, b](std::ptrdiff_t i) { return a[i] * b[i]; });
   double sum = 0.0;
   dotProducts(space, a, &b, 1, n, &sum);
   return sum;

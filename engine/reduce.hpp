@@ -25,7 +25,8 @@ struct SumOp {
 
 enum class ReduceKind { Min, Max, Sum };
 
-// Host reduction (OpenMP). Min and Max are exact; Sum depends on the thread count's partition.
+// Host reduction (OpenMP). Min and Max are exact; Sum depends on the thread count's partition,
+// and is the same from call to call for a given thread count.
 double reduceHost(std::span<const double> values, ReduceKind kind);
 
 // Reduction on the array's own memory space; a device array is reduced on the device and only
@@ -34,7 +35,8 @@ double reduce(const DeviceArray<double>& values, ReduceKind kind);
 
 // The sum of a[i] b[i] over n values of the given memory space (device pointers for a device
 // space), reduced where the values are; only the scalar crosses to the host. As with Sum, the order
-// of the additions depends on the back end and the thread count.
+// of the additions depends on the back end and the thread count (on the host, the same from call to
+// call for a given thread count).
 double dotProduct(MemorySpace space, const double* a, const double* b, std::size_t n);
 
 // out[i] = the dot product of a with b[i] for i < count, with one crossing to the host for all of

@@ -1,6 +1,7 @@
 // Host reductions against sequential loops.
 #include <cmath>
 #include <gtest/gtest.h>
+#include <omp.h>
 #include <vector>
 
 #include "engine/device_array.hpp"
@@ -22,6 +23,27 @@ TEST(Reduce, HostMinMaxSumMatchSequentialLoops) {
   EXPECT_EQ(reduce(a, ReduceKind::Min), mn);
   EXPECT_EQ(reduce(a, ReduceKind::Max), mx);
   EXPECT_NEAR(reduce(a, ReduceKind::Sum), sum, 1e-12 * std::fabs(sum) + 1e-9);
+}
+
+// With more than two threads the order in which their partial sums arrive differs from call to
+// call; the sum must not (a Newton-Krylov run on a 16-core host repeated its dot products only
+// to the last bit, and a bitwise restart needs them exact).
+TEST(Reduce, HostSumsAreTheSameFromCallToCall) {
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(7);
+  DeviceArray<double> a(100003, MemorySpace::Host);
+  std::vector<double> b(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    a.hostSpan()[i] = std::sin(0.37 * double(i)) * 1e3 + 1e-3 * double(i % 97);
+    b[i] = std::cos(0.11 * double(i));
+  }
+  const double sum = reduce(a, ReduceKind::Sum);
+  const double dot = dotProduct(MemorySpace::Host, a.data(), b.data(), a.size());
+  for (int call = 0; call < 200; ++call) {
+    ASSERT_EQ(reduce(a, ReduceKind::Sum), sum) << "call " << call;
+    ASSERT_EQ(dotProduct(MemorySpace::Host, a.data(), b.data(), a.size()), dot) << "call " << call;
+  }
+  omp_set_num_threads(threads);
 }
 
 TEST(Reduce, EmptyArrayGivesTheIdentity) {
