@@ -135,30 +135,33 @@ TEST(UnstructuredDevice, EverySecondOrderSchemeMatchesTheHost) {
   }
 }
 
-// The host's test of a gas at rest (tests/regression/test_unstructured_rest.cpp) on the device:
-// jittered tetrahedra, the default gradient with every limiter, 2,000 explicit steps and 200
-// implicit iterations, every cell at its initial state to 1e-12.
-TEST(UnstructuredDevice, AGasAtRestStaysAtRest) {
+// The host's tests of a gas at rest and a uniform flow (tests/regression/
+// test_unstructured_rest.cpp) on the device: the same jittered, shuffled meshes of tetrahedra,
+// pyramids and all four shapes, the default gradient with every limiter, 2,000 explicit steps and
+// 200 implicit iterations with either linear solver, every cell at its initial state to 1e-12.
+TEST(UnstructuredDevice, AGasAtRestAndAUniformFlowStay) {
   if (!deviceAvailable())
     GTEST_SKIP() << "no device";
-  const Euler<3> pde;
-  const unstructured::Mesh mesh = test::irregularBox(unstructured::BoxCells::Tetrahedra, 5);
-  const UnstructuredBoundary walls =
-      test::allRound(FaceKind::SlipWall, pde.toConserved(test::kRest));
-  for (UnstructuredLimiter limiter :
-       {UnstructuredLimiter::Venkatakrishnan, UnstructuredLimiter::BarthJespersen,
-        UnstructuredLimiter::None}) {
-    UnstructuredScheme scheme;
-    scheme.limiter = limiter;
-    const double explicitRun =
-        test::explicitDeparture(mesh, walls, scheme, test::kRest, 2000, MemorySpace::Device);
-    const double implicitRun =
-        test::implicitDeparture(mesh, walls, scheme, test::kRest, 200, MemorySpace::Device);
-    std::printf("device, at rest, %s: departure %.3g explicit, %.3g implicit\n",
-                describe(scheme).c_str(), explicitRun, implicitRun);
-    EXPECT_LE(explicitRun, 1e-12) << describe(scheme);
-    EXPECT_LE(implicitRun, 1e-12) << describe(scheme);
-  }
+  const MemorySpace device = MemorySpace::Device;
+  for (const test::NamedMesh& m : test::irregularMeshes())
+    for (const test::NamedState& state : test::restAndUniformFlow())
+      for (UnstructuredLimiter limiter : test::kEveryLimiter) {
+        const UnstructuredScheme scheme = test::withLimiter(limiter);
+        const double explicitRun =
+            test::explicitDeparture(m.mesh, state.boundary, scheme, state.w, 2000, device);
+        const double sweeps = test::implicitDeparture(m.mesh, state.boundary, scheme, state.w, 200,
+                                                      device, LinearSolver::Sweeps);
+        const double newtonKrylov = test::implicitDeparture(m.mesh, state.boundary, scheme, state.w,
+                                                            200, device, LinearSolver::Gmres);
+        std::printf("device, %s, %s, %s: departure %.3g explicit, %.3g sweeps, %.3g "
+                    "Newton-Krylov\n",
+                    state.name.c_str(), m.name.c_str(), describe(scheme).c_str(), explicitRun,
+                    sweeps, newtonKrylov);
+        const std::string where = state.name + ", " + m.name + ", " + describe(scheme);
+        EXPECT_LE(explicitRun, 1e-12) << where;
+        EXPECT_LE(sweeps, 1e-12) << where;
+        EXPECT_LE(newtonKrylov, 1e-12) << where;
+      }
 }
 
 } // namespace

@@ -22,57 +22,24 @@
 namespace tessera {
 namespace {
 
-using unstructured::BoxCells;
+using test::irregularMeshes;
+using test::kEveryLimiter;
+using test::NamedMesh;
+using test::NamedState;
+using test::withLimiter;
 
 constexpr double kBound = 1e-12;
-const Euler<3> kPde{};
 
-struct NamedMesh {
-  std::string name;
-  unstructured::Mesh mesh;
-};
-
-// A few hundred cells each: enough for the face-neighbour gradient to blow up on the tetrahedra
-// (the last test), small enough for 2,000 steps of nine schemes and meshes in CI.
-std::vector<NamedMesh> irregularMeshes() {
-  return {{"tetrahedra", test::irregularBox(BoxCells::Tetrahedra, 3)},
-          {"pyramids", test::irregularBox(BoxCells::Pyramids, 3)},
-          {"mixed", test::irregularBox(BoxCells::Mixed, 3)}};
-}
-
-UnstructuredScheme withLimiter(UnstructuredLimiter limiter) {
-  UnstructuredScheme s; // MUSCL, the default (auto) gradient, Roe
-  s.limiter = limiter;
-  return s;
-}
-
-constexpr UnstructuredLimiter kLimiters[] = {UnstructuredLimiter::Venkatakrishnan,
-                                             UnstructuredLimiter::BarthJespersen,
-                                             UnstructuredLimiter::None};
-
-const UnstructuredBoundary kWalls =
-    test::allRound(FaceKind::SlipWall, kPde.toConserved(test::kRest));
-
-TEST(UnstructuredRest, AGasAtRestStaysAtRestFor2000ExplicitSteps) {
+TEST(UnstructuredRest, AGasAtRestAndAUniformFlowStayFor2000ExplicitSteps) {
   for (const NamedMesh& m : irregularMeshes())
-    for (UnstructuredLimiter limiter : kLimiters) {
-      const UnstructuredScheme scheme = withLimiter(limiter);
-      const double d = test::explicitDeparture(m.mesh, kWalls, scheme, test::kRest, 2000);
-      std::printf("at rest, %s, %s: departure %.3g\n", m.name.c_str(), describe(scheme).c_str(), d);
-      EXPECT_LE(d, kBound) << m.name << ", " << describe(scheme);
-    }
-}
-
-TEST(UnstructuredRest, AUniformFlowStaysUniformFor2000ExplicitSteps) {
-  const unstructured::Mesh mesh = test::irregularBox(BoxCells::Tetrahedra, 3);
-  const UnstructuredBoundary farfield =
-      test::allRound(FaceKind::Farfield, kPde.toConserved(test::kUniformFlow));
-  for (UnstructuredLimiter limiter : kLimiters) {
-    const UnstructuredScheme scheme = withLimiter(limiter);
-    const double d = test::explicitDeparture(mesh, farfield, scheme, test::kUniformFlow, 2000);
-    std::printf("uniform flow, tetrahedra, %s: departure %.3g\n", describe(scheme).c_str(), d);
-    EXPECT_LE(d, kBound) << describe(scheme);
-  }
+    for (const NamedState& state : test::restAndUniformFlow())
+      for (UnstructuredLimiter limiter : kEveryLimiter) {
+        const UnstructuredScheme scheme = withLimiter(limiter);
+        const double d = test::explicitDeparture(m.mesh, state.boundary, scheme, state.w, 2000);
+        std::printf("%s, %s, %s: departure %.3g\n", state.name.c_str(), m.name.c_str(),
+                    describe(scheme).c_str(), d);
+        EXPECT_LE(d, kBound) << state.name << ", " << m.name << ", " << describe(scheme);
+      }
 }
 
 // The implicit iterations with either linear solver: the sweeps, and Newton-Krylov, which takes
@@ -81,22 +48,17 @@ TEST(UnstructuredRest, AUniformFlowStaysUniformFor2000ExplicitSteps) {
 // 200 iterations: at rest any density field at uniform pressure and any slow vortex are steady
 // too, and the Jacobian is singular along them.
 void expectImplicitKeepsThem(LinearSolver linear) {
-  const UnstructuredBoundary farfield =
-      test::allRound(FaceKind::Farfield, kPde.toConserved(test::kUniformFlow));
-  const MemorySpace host = MemorySpace::Host;
   for (const NamedMesh& m : irregularMeshes())
-    for (UnstructuredLimiter limiter : kLimiters) {
-      const UnstructuredScheme scheme = withLimiter(limiter);
-      const double rest =
-          test::implicitDeparture(m.mesh, kWalls, scheme, test::kRest, 200, host, linear);
-      const double flow =
-          test::implicitDeparture(m.mesh, farfield, scheme, test::kUniformFlow, 200, host, linear);
-      std::printf("implicit (%s), %s, %s: departure %.3g at rest, %.3g of the uniform flow\n",
-                  linear == LinearSolver::Gmres ? "Newton-Krylov" : "sweeps", m.name.c_str(),
-                  describe(scheme).c_str(), rest, flow);
-      EXPECT_LE(rest, kBound) << m.name << ", " << describe(scheme);
-      EXPECT_LE(flow, kBound) << m.name << ", " << describe(scheme);
-    }
+    for (const NamedState& state : test::restAndUniformFlow())
+      for (UnstructuredLimiter limiter : kEveryLimiter) {
+        const UnstructuredScheme scheme = withLimiter(limiter);
+        const double d = test::implicitDeparture(m.mesh, state.boundary, scheme, state.w, 200,
+                                                 MemorySpace::Host, linear);
+        std::printf("implicit (%s), %s, %s, %s: departure %.3g\n",
+                    linear == LinearSolver::Gmres ? "Newton-Krylov" : "sweeps", state.name.c_str(),
+                    m.name.c_str(), describe(scheme).c_str(), d);
+        EXPECT_LE(d, kBound) << state.name << ", " << m.name << ", " << describe(scheme);
+      }
 }
 
 TEST(UnstructuredRest, AGasAtRestAndAUniformFlowStayFor200ImplicitIterations) {
@@ -112,8 +74,9 @@ TEST(UnstructuredRest, AGasAtRestAndAUniformFlowStayFor200NewtonKrylovIterations
 TEST(UnstructuredRest, FaceNeighbourGradientsOnTetrahedraDoNotKeepIt) {
   UnstructuredScheme scheme = withLimiter(UnstructuredLimiter::None);
   scheme.gradient = UnstructuredGradient::LeastSquares;
-  const double d = test::explicitDeparture(test::irregularBox(BoxCells::Tetrahedra, 3), kWalls,
-                                           scheme, test::kRest, 2000);
+  const double d = test::explicitDeparture(
+      test::irregularBox(unstructured::BoxCells::Tetrahedra, 3),
+      test::restAndUniformFlow().front().boundary, scheme, test::kRest, 2000);
   std::printf("at rest, tetrahedra, %s: departure %.3g\n", describe(scheme).c_str(), d);
   EXPECT_GT(d, 1e3 * kBound);
 }

@@ -30,6 +30,31 @@ inline unstructured::Mesh irregularBox(unstructured::BoxCells cells, int n) {
   return unstructured::buildMesh(unstructured::boxMesh(spec));
 }
 
+struct NamedMesh {
+  std::string name;
+  unstructured::Mesh mesh;
+};
+
+// The meshes both suites run: a few hundred cells each, enough for the face-neighbour gradient to
+// blow up on the tetrahedra, small enough for 2,000 steps of every scheme and mesh in CI.
+inline std::vector<NamedMesh> irregularMeshes() {
+  using unstructured::BoxCells;
+  return {{"tetrahedra", irregularBox(BoxCells::Tetrahedra, 3)},
+          {"pyramids", irregularBox(BoxCells::Pyramids, 3)},
+          {"mixed", irregularBox(BoxCells::Mixed, 3)}};
+}
+
+inline constexpr UnstructuredLimiter kEveryLimiter[] = {UnstructuredLimiter::Venkatakrishnan,
+                                                        UnstructuredLimiter::BarthJespersen,
+                                                        UnstructuredLimiter::None};
+
+// MUSCL with the default (auto) gradient and Roe's flux, and the given limiter.
+inline UnstructuredScheme withLimiter(UnstructuredLimiter limiter) {
+  UnstructuredScheme s;
+  s.limiter = limiter;
+  return s;
+}
+
 inline UnstructuredBoundary allRound(FaceKind kind, const Euler<3>::State& farfield) {
   UnstructuredBoundary b;
   for (int tag = 1; tag <= 6; ++tag)
@@ -41,6 +66,21 @@ inline UnstructuredBoundary allRound(FaceKind kind, const Euler<3>::State& farfi
 // Primitive states: at rest (c = 1), and an oblique flow.
 inline const Euler<3>::State kRest{{1.0, 0.0, 0.0, 0.0, 1.0 / 1.4}};
 inline const Euler<3>::State kUniformFlow{{1.2, 0.7, -0.3, 0.4, 1.0}};
+
+// Each state with the boundary that keeps it: slip walls round the gas at rest, the far field
+// round the uniform flow.
+struct NamedState {
+  std::string name;
+  Euler<3>::State w;
+  UnstructuredBoundary boundary;
+};
+
+inline std::vector<NamedState> restAndUniformFlow() {
+  const Euler<3> pde;
+  return {
+      {"at rest", kRest, allRound(FaceKind::SlipWall, pde.toConserved(kRest))},
+      {"uniform flow", kUniformFlow, allRound(FaceKind::Farfield, pde.toConserved(kUniformFlow))}};
+}
 
 // The largest departure of any cell from the primitive state w0: density and pressure relative
 // to w0's, velocity over w0's sound speed; infinite for a state that is no gas.
