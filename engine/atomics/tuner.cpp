@@ -10,24 +10,29 @@
 namespace tessera::atomics {
 
 TunerChoice tuneStrategy(std::span<const Strategy> candidates,
-                         const std::function<void(Strategy)>& run, int repetitions) {
+                         const std::function<void(Strategy)>& run, int repetitions,
+                         double timedSeconds) {
   if (candidates.empty())
     throw std::invalid_argument("tuneStrategy: no candidate strategies");
   if (repetitions < 1)
     throw std::invalid_argument("tuneStrategy: repetitions must be at least 1");
   TunerChoice choice;
-  std::vector<double> seconds(static_cast<std::size_t>(repetitions));
-  for (Strategy s : candidates) {
+  const auto timedRun = [&](Strategy s) {
+    const auto start = std::chrono::steady_clock::now();
     run(s);
     synchronizeDevice();
-    for (double& t : seconds) {
-      const auto start = std::chrono::steady_clock::now();
-      run(s);
-      synchronizeDevice();
-      t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    }
-    std::nth_element(seconds.begin(), seconds.begin() + repetitions / 2, seconds.end());
-    choice.medianSeconds.emplace_back(s, seconds[std::size_t(repetitions / 2)]);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  for (Strategy s : candidates) {
+    const double untimed = timedRun(s);
+    const int timed = untimed * repetitions <= timedSeconds
+                          ? repetitions
+                          : std::max(1, int(timedSeconds / untimed));
+    std::vector<double> seconds(static_cast<std::size_t>(timed));
+    for (double& t : seconds)
+      t = timedRun(s);
+    std::nth_element(seconds.begin(), seconds.begin() + timed / 2, seconds.end());
+    choice.medianSeconds.emplace_back(s, seconds[std::size_t(timed / 2)]);
   }
   choice.strategy =
       std::min_element(choice.medianSeconds.begin(), choice.medianSeconds.end(),

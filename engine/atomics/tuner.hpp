@@ -2,7 +2,11 @@
 // The strategy tuner: times the candidate strategies of one kernel on the actual mesh and device
 // and picks the fastest. Each candidate runs once untimed (first-touch, instruction cache, lazy
 // module loading), then `repetitions` timed runs; the median decides, so that one slow outlier
-// from the system cannot. The caller logs the choice; an input file can force a strategy instead.
+// from the system cannot. A candidate whose untimed run took a good part of timedSeconds gets
+// fewer timed runs, down to one: where a run takes a second (a second-order residual of 200k
+// tetrahedra on two host cores) outliers weigh little, and 8 runs of 8 strategies of each scatter
+// took most of a run's setup (56 of 62 s, RESULTS.md). The caller logs the choice; an input file
+// can force a strategy instead.
 #include <functional>
 #include <span>
 #include <string>
@@ -22,8 +26,10 @@ struct TunerChoice {
 // `run(s)` does the kernel's work once with strategy s; the tuner waits for the device after each
 // run (synchronizeDevice) so that host-clock times include the kernel. Throws
 // std::invalid_argument when there are no candidates or repetitions < 1.
+// timedSeconds: about the most a candidate's timed runs take together (beside its untimed one).
 TunerChoice tuneStrategy(std::span<const Strategy> candidates,
-                         const std::function<void(Strategy)>& run, int repetitions = 7);
+                         const std::function<void(Strategy)>& run, int repetitions = 7,
+                         double timedSeconds = 0.1);
 
 // "picked shuffle_transpose (forced)" or "picked hybrid: global_atomic 1.20 ms, hybrid 0.61 ms,
 // ..."

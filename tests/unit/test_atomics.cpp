@@ -201,7 +201,7 @@ TEST(Tuner, PicksTheFastestCandidate) {
         if (s != Strategy::Hybrid)
           std::this_thread::sleep_for(std::chrono::milliseconds(3));
       },
-      5);
+      5, 10.0); // time enough for five timed runs of each, however slow the machine
   EXPECT_EQ(choice.strategy, Strategy::Hybrid);
   EXPECT_FALSE(choice.forced);
   EXPECT_EQ(runs, 3 * 6); // one untimed run and five timed ones per candidate
@@ -210,6 +210,26 @@ TEST(Tuner, PicksTheFastestCandidate) {
   const std::string text = describe(choice);
   EXPECT_NE(text.find("picked hybrid"), std::string::npos) << text;
   EXPECT_NE(text.find("global_atomic"), std::string::npos) << text;
+}
+
+// With 0.1 s for the timed runs, a candidate whose untimed run took 60 ms is timed once, one that
+// returns at once five times.
+TEST(Tuner, TimesALongRunOnce) {
+  const std::vector<Strategy> candidates{Strategy::GlobalAtomic, Strategy::Gather};
+  int longRuns = 0, shortRuns = 0;
+  const TunerChoice choice = tuneStrategy(
+      candidates,
+      [&](Strategy s) {
+        const bool isLong = s == Strategy::GlobalAtomic;
+        ++(isLong ? longRuns : shortRuns);
+        if (isLong)
+          std::this_thread::sleep_for(std::chrono::milliseconds(60));
+      },
+      5, 0.1);
+  EXPECT_EQ(longRuns, 2);
+  EXPECT_EQ(shortRuns, 6);
+  EXPECT_EQ(choice.strategy, Strategy::Gather);
+  EXPECT_GE(choice.medianSeconds[0].second, 60e-3);
 }
 
 TEST(Tuner, RefusesNoCandidatesAndNoRepetitions) {

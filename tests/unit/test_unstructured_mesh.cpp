@@ -4,11 +4,13 @@
 #include <cstdio>
 #include <gtest/gtest.h>
 #include <set>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "engine/unstructured/box_mesh.hpp"
+#include "engine/unstructured/cell_pairs.hpp"
 #include "engine/unstructured/coloring.hpp"
 #include "engine/unstructured/mesh.hpp"
 #include "engine/unstructured/planar_layer.hpp"
@@ -165,6 +167,42 @@ TEST_P(UnstructuredBox, ColoringsAreValid) {
   for (int c : cells.color)
     EXPECT_LT(c, cells.numColors);
   std::printf("colors: %d for faces, %d for cells\n", faces.numColors, cells.numColors);
+}
+
+// The greedy coloring by its definition: items in index order, each with the smallest color that
+// no earlier item sharing one of its cells has; so each color below an item's own is held by an
+// earlier item beside it, and none of its neighbours holds its own.
+void expectGreedyColoring(std::span<const int> first, std::span<const int> second,
+                          const Csr& cellItems, const Coloring& coloring) {
+  for (std::size_t f = 0; f < first.size(); ++f) {
+    std::set<int> earlier;
+    for (int cell : {first[f], second[f]}) {
+      if (cell < 0)
+        continue;
+      for (int other : cellItems.row(cell)) {
+        if (std::size_t(other) < f)
+          earlier.insert(coloring.color[std::size_t(other)]);
+        if (std::size_t(other) != f) {
+          ASSERT_NE(coloring.color[std::size_t(other)], coloring.color[f]) << "item " << f;
+        }
+      }
+    }
+    for (int c = 0; c < coloring.color[f]; ++c)
+      ASSERT_TRUE(earlier.count(c)) << "item " << f << " skipped color " << c;
+    ASSERT_LT(coloring.color[f], coloring.numColors);
+  }
+}
+
+TEST_P(UnstructuredBox, FacesAndNodeNeighbourPairsAreColoredGreedily) {
+  const Mesh m = buildMesh(boxMesh(spec()));
+  const Coloring faces = colorFaces(m);
+  expectGreedyColoring(m.owner, m.neighbour, m.cellFaces, faces);
+  const CellPairs pairs = nodeNeighbourPairs(m);
+  const Coloring colored = colorPairs(pairs);
+  expectGreedyColoring(pairs.first, pairs.second, pairs.cellPairs, colored);
+  // Past 64 colors the bitsets take a second word.
+  std::printf("colors: %d for faces, %d for node-neighbour pairs\n", faces.numColors,
+              colored.numColors);
 }
 
 TEST_P(UnstructuredBox, RcmReducesBandwidthAndKeepsGeometry) {
