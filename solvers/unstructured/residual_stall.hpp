@@ -15,6 +15,7 @@
 // mesh with 40 Krylov vectors cycled through three values for 76 (RESULTS.md).
 #include <array>
 #include <cmath>
+#include <cstddef>
 
 namespace tessera {
 

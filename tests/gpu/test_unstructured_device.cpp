@@ -143,25 +143,21 @@ TEST(UnstructuredDevice, AGasAtRestAndAUniformFlowStay) {
   if (!deviceAvailable())
     GTEST_SKIP() << "no device";
   const MemorySpace device = MemorySpace::Device;
-  for (const test::NamedMesh& m : test::irregularMeshes())
-    for (const test::NamedState& state : test::restAndUniformFlow())
-      for (UnstructuredLimiter limiter : test::kEveryLimiter) {
-        const UnstructuredScheme scheme = test::withLimiter(limiter);
-        const double explicitRun =
-            test::explicitDeparture(m.mesh, state.boundary, scheme, state.w, 2000, device);
-        const double sweeps = test::implicitDeparture(m.mesh, state.boundary, scheme, state.w, 200,
-                                                      device, LinearSolver::Sweeps);
-        const double newtonKrylov = test::implicitDeparture(m.mesh, state.boundary, scheme, state.w,
-                                                            200, device, LinearSolver::Gmres);
-        std::printf("device, %s, %s, %s: departure %.3g explicit, %.3g sweeps, %.3g "
-                    "Newton-Krylov\n",
-                    state.name.c_str(), m.name.c_str(), describe(scheme).c_str(), explicitRun,
-                    sweeps, newtonKrylov);
-        const std::string where = state.name + ", " + m.name + ", " + describe(scheme);
-        EXPECT_LE(explicitRun, 1e-12) << where;
-        EXPECT_LE(sweeps, 1e-12) << where;
-        EXPECT_LE(newtonKrylov, 1e-12) << where;
-      }
+  test::forEachRestCase([device](const test::RestCase& c) {
+    const unstructured::Mesh& mesh = c.mesh.mesh;
+    const test::NamedState& state = c.state;
+    const double explicitRun =
+        test::explicitDeparture(mesh, state.boundary, c.scheme, state.w, 2000, device);
+    const double sweeps = test::implicitDeparture(mesh, state.boundary, c.scheme, state.w, 200,
+                                                  device, LinearSolver::Sweeps);
+    const double newtonKrylov = test::implicitDeparture(mesh, state.boundary, c.scheme, state.w,
+                                                        200, device, LinearSolver::Gmres);
+    std::printf("device, %s: departure %.3g explicit, %.3g sweeps, %.3g Newton-Krylov\n",
+                c.name().c_str(), explicitRun, sweeps, newtonKrylov);
+    EXPECT_LE(explicitRun, 1e-12) << c.name();
+    EXPECT_LE(sweeps, 1e-12) << c.name();
+    EXPECT_LE(newtonKrylov, 1e-12) << c.name();
+  });
 }
 
 } // namespace

@@ -22,24 +22,17 @@
 namespace tessera {
 namespace {
 
-using test::irregularMeshes;
-using test::kEveryLimiter;
-using test::NamedMesh;
-using test::NamedState;
-using test::withLimiter;
+using test::RestCase;
 
 constexpr double kBound = 1e-12;
 
 TEST(UnstructuredRest, AGasAtRestAndAUniformFlowStayFor2000ExplicitSteps) {
-  for (const NamedMesh& m : irregularMeshes())
-    for (const NamedState& state : test::restAndUniformFlow())
-      for (UnstructuredLimiter limiter : kEveryLimiter) {
-        const UnstructuredScheme scheme = withLimiter(limiter);
-        const double d = test::explicitDeparture(m.mesh, state.boundary, scheme, state.w, 2000);
-        std::printf("%s, %s, %s: departure %.3g\n", state.name.c_str(), m.name.c_str(),
-                    describe(scheme).c_str(), d);
-        EXPECT_LE(d, kBound) << state.name << ", " << m.name << ", " << describe(scheme);
-      }
+  test::forEachRestCase([](const RestCase& c) {
+    const double d =
+        test::explicitDeparture(c.mesh.mesh, c.state.boundary, c.scheme, c.state.w, 2000);
+    std::printf("%s: departure %.3g\n", c.name().c_str(), d);
+    EXPECT_LE(d, kBound) << c.name();
+  });
 }
 
 // The implicit iterations with either linear solver: the sweeps, and Newton-Krylov, which takes
@@ -48,17 +41,13 @@ TEST(UnstructuredRest, AGasAtRestAndAUniformFlowStayFor2000ExplicitSteps) {
 // 200 iterations: at rest any density field at uniform pressure and any slow vortex are steady
 // too, and the Jacobian is singular along them.
 void expectImplicitKeepsThem(LinearSolver linear) {
-  for (const NamedMesh& m : irregularMeshes())
-    for (const NamedState& state : test::restAndUniformFlow())
-      for (UnstructuredLimiter limiter : kEveryLimiter) {
-        const UnstructuredScheme scheme = withLimiter(limiter);
-        const double d = test::implicitDeparture(m.mesh, state.boundary, scheme, state.w, 200,
-                                                 MemorySpace::Host, linear);
-        std::printf("implicit (%s), %s, %s, %s: departure %.3g\n",
-                    linear == LinearSolver::Gmres ? "Newton-Krylov" : "sweeps", state.name.c_str(),
-                    m.name.c_str(), describe(scheme).c_str(), d);
-        EXPECT_LE(d, kBound) << state.name << ", " << m.name << ", " << describe(scheme);
-      }
+  test::forEachRestCase([linear](const RestCase& c) {
+    const double d = test::implicitDeparture(c.mesh.mesh, c.state.boundary, c.scheme, c.state.w,
+                                             200, MemorySpace::Host, linear);
+    std::printf("implicit (%s), %s: departure %.3g\n",
+                linear == LinearSolver::Gmres ? "Newton-Krylov" : "sweeps", c.name().c_str(), d);
+    EXPECT_LE(d, kBound) << c.name();
+  });
 }
 
 TEST(UnstructuredRest, AGasAtRestAndAUniformFlowStayFor200ImplicitIterations) {
@@ -72,7 +61,7 @@ TEST(UnstructuredRest, AGasAtRestAndAUniformFlowStayFor200NewtonKrylovIterations
 // The instability the tests above rule out: face-neighbour least squares, unlimited, on the same
 // tetrahedra.
 TEST(UnstructuredRest, FaceNeighbourGradientsOnTetrahedraDoNotKeepIt) {
-  UnstructuredScheme scheme = withLimiter(UnstructuredLimiter::None);
+  UnstructuredScheme scheme = test::withLimiter(UnstructuredLimiter::None);
   scheme.gradient = UnstructuredGradient::LeastSquares;
   const double d = test::explicitDeparture(
       test::irregularBox(unstructured::BoxCells::Tetrahedra, 3),

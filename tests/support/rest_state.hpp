@@ -12,6 +12,7 @@
 #include "engine/unstructured/box_mesh.hpp"
 #include "solvers/unphysical_state.hpp"
 #include "solvers/unstructured/unstructured_implicit.hpp"
+#include "solvers/unstructured/unstructured_scheme.hpp"
 
 namespace tessera::test {
 
@@ -80,6 +81,27 @@ inline std::vector<NamedState> restAndUniformFlow() {
   return {
       {"at rest", kRest, allRound(FaceKind::SlipWall, pde.toConserved(kRest))},
       {"uniform flow", kUniformFlow, allRound(FaceKind::Farfield, pde.toConserved(kUniformFlow))}};
+}
+
+// One case of the rest and uniform-flow matrix: a mesh, a state with its boundary, a scheme.
+struct RestCase {
+  const NamedMesh& mesh;
+  const NamedState& state;
+  UnstructuredScheme scheme;
+  // "at rest, tetrahedra, muscl (...) + roe", for messages.
+  std::string name() const { return state.name + ", " + mesh.name + ", " + describe(scheme); }
+};
+
+// Calls check(RestCase) for every mesh of irregularMeshes(), state of restAndUniformFlow() and
+// limiter of kEveryLimiter.
+template <class Check>
+void forEachRestCase(Check&& check) {
+  const std::vector<NamedMesh> meshes = irregularMeshes();
+  const std::vector<NamedState> states = restAndUniformFlow();
+  for (const NamedMesh& m : meshes)
+    for (const NamedState& state : states)
+      for (UnstructuredLimiter limiter : kEveryLimiter)
+        check(RestCase{m, state, withLimiter(limiter)});
 }
 
 // The largest departure of any cell from the primitive state w0: density and pressure relative
