@@ -9,7 +9,10 @@
 // - a residual alternating between two values, as the transonic wing's did at CFL 1e5, or cycling
 //   through three, as the NACA 0012 1024 mesh's did: a stall once three periods have repeated, long
 //   before the window; a plateau is no cycle (the window judges it), nor a residual falling by 2%
-//   a step.
+//   a step;
+// - a residual that keeps jumping above the bound and back, as Barth and Jespersen's limiter with
+//   Newton-Krylov did on the tetrahedral bump: a stall three windows after its lowest value last
+//   halved, though each jump above the bound starts the window again.
 #include <cmath>
 #include <gtest/gtest.h>
 #include <vector>
@@ -54,6 +57,17 @@ TEST(ResidualStall, ATransientBackAboveATenthStartsTheWindowAgain) {
   while (history.size() < 120)
     history.push_back(0.05); // settled below the bound, and stalled there
   EXPECT_EQ(firstStall(history, kWindow), settled + kWindow);
+}
+
+TEST(ResidualStall, AResidualThatNeverSettlesStallsThreeWindowsAfterItsLastHalving) {
+  std::vector<double> history{1.0, 0.5, 0.2};
+  // From step 3: the jumps of the bump's run (relative 4e-3 to 1.5e-1), ten steps a round.
+  const double round[] = {5e-3, 4e-2, 1.5e-1, 3.7e-2, 2e-2, 5e-2, 6e-3, 7e-2, 4.7e-3, 1.2e-1};
+  while (history.size() < 400)
+    for (double r : round)
+      history.push_back(r);
+  // The lowest, step 3's 5e-3, is never halved (4.7e-3 is not half of it).
+  EXPECT_EQ(firstStall(history, kWindow), 3 + 3 * kWindow);
 }
 
 TEST(ResidualStall, NoWindowNeverStalls) {

@@ -17,6 +17,8 @@ void eachValue(Progress& p, Field&& field) {
   field("cfl_scale", p.cflScale, Presence::Always);
   field("halved_residual", p.stall.halvedResidual, Presence::Always);
   field("halved_at", p.stall.halvedAt, Presence::Always);
+  field("lowest_residual", p.stall.lowestResidual, Presence::SinceALaterBuild);
+  field("lowest_at", p.stall.lowestAt, Presence::SinceALaterBuild);
   field("residuals_observed", p.stall.observed, Presence::SinceALaterBuild);
   for (std::size_t i = 0; i < p.stall.recent.size(); ++i)
     field("recent_residual_" + std::to_string(i), p.stall.recent[i], Presence::SinceALaterBuild);
