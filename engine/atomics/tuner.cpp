@@ -11,7 +11,7 @@ namespace tessera::atomics {
 
 TunerChoice tuneStrategy(std::span<const Strategy> candidates,
                          const std::function<void(Strategy)>& run, int repetitions,
-                         double timedSeconds) {
+                         double timedSeconds, const SlowestRank& slowestRank) {
   if (candidates.empty())
     throw std::invalid_argument("tuneStrategy: no candidate strategies");
   if (repetitions < 1)
@@ -24,7 +24,7 @@ TunerChoice tuneStrategy(std::span<const Strategy> candidates,
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   for (Strategy s : candidates) {
-    const double untimed = timedRun(s);
+    const double untimed = slowestRank ? slowestRank(timedRun(s)) : timedRun(s);
     const int timed = untimed * repetitions <= timedSeconds
                           ? repetitions
                           : std::max(1, int(timedSeconds / untimed));

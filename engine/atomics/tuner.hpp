@@ -5,8 +5,10 @@
 // from the system cannot. A candidate whose untimed run took a good part of timedSeconds gets
 // fewer timed runs, down to one: where a run takes a second (a second-order residual of 200k
 // tetrahedra on two host cores) outliers weigh little, and 8 runs of 8 strategies of each scatter
-// took most of a run's setup (56 of 62 s, RESULTS.md). The caller logs the choice; an input file
-// can force a strategy instead.
+// took most of a run's setup (56 of 62 s, RESULTS.md). Where a run is collective (a distributed
+// solver's residual exchanges halos), every rank must make the same number of runs, or one waits
+// for a message that never comes: the number follows the slowest rank's untimed run, not the
+// rank's own clock. The caller logs the choice; an input file can force a strategy instead.
 #include <functional>
 #include <span>
 #include <string>
@@ -23,13 +25,17 @@ struct TunerChoice {
   std::vector<std::pair<Strategy, double>> medianSeconds; // per candidate timed (empty if forced)
 };
 
+// The longest of a time over the ranks that tune together, on every rank (collective); empty
+// where one rank tunes alone.
+using SlowestRank = std::function<double(double)>;
+
 // `run(s)` does the kernel's work once with strategy s; the tuner waits for the device after each
 // run (synchronizeDevice) so that host-clock times include the kernel. Throws
 // std::invalid_argument when there are no candidates or repetitions < 1.
 // timedSeconds: about the most a candidate's timed runs take together (beside its untimed one).
 TunerChoice tuneStrategy(std::span<const Strategy> candidates,
                          const std::function<void(Strategy)>& run, int repetitions = 7,
-                         double timedSeconds = 0.1);
+                         double timedSeconds = 0.1, const SlowestRank& slowestRank = {});
 
 // "picked shuffle_transpose (forced)" or "picked hybrid: global_atomic 1.20 ms, hybrid 0.61 ms,
 // ..."

@@ -27,6 +27,7 @@
 
 #include "engine/mpi/first_message.hpp"
 #include "engine/mpi/halo_exchange.hpp"
+#include "engine/mpi/longest_over_ranks.hpp"
 #include "engine/unstructured/partition.hpp"
 #include "solvers/unstructured/unstructured_euler.hpp"
 
@@ -87,6 +88,16 @@ public:
           " values for " + std::to_string(local_.numOwned) + " owned cells");
     solver_.restore(owned, time, step);
     exchangeHalos();
+  }
+
+  // Collective: tunes the rank's scatter (UnstructuredEuler::tuneStrategy). Each rank keeps the
+  // strategy fastest on its own share, but all time each candidate equally often: the residual
+  // exchanges halos.
+  atomics::TunerChoice tuneStrategy(EulerScatter which,
+                                    std::span<const atomics::Strategy> candidates) {
+    return solver_.tuneStrategy(which, candidates, 7, [this](double seconds) {
+      return mpi::longestOverRanks(comm_, seconds);
+    });
   }
 
   // Collective: the global stable step; an unphysical state on any rank throws

@@ -142,10 +142,12 @@ public:
   }
 
   // Times one scatter on the current state with each candidate (into its own work array, which
-  // every step overwrites) and keeps the fastest for it.
+  // every step overwrites) and keeps the fastest for it. Where the solver is a distributed one's
+  // share, its residual exchanges halos: slowestRank agrees the ranks' run counts (tuneStrategy).
   atomics::TunerChoice tuneStrategy(EulerScatter which,
                                     std::span<const atomics::Strategy> candidates,
-                                    int repetitions = 7) {
+                                    int repetitions = 7,
+                                    const atomics::SlowestRank& slowestRank = {}) {
     atomics::TunerChoice choice = atomics::tuneStrategy(
         candidates,
         [&](atomics::Strategy s) {
@@ -156,7 +158,7 @@ public:
           else
             computeResidual({s, strategy(EulerScatter::Residual)});
         },
-        repetitions);
+        repetitions, 0.1, slowestRank);
     setStrategy(which, choice.strategy);
     return choice;
   }

@@ -232,6 +232,21 @@ TEST(Tuner, TimesALongRunOnce) {
   EXPECT_GE(choice.medianSeconds[0].second, 60e-3);
 }
 
+// Where the ranks tune together, the slowest rank's untimed run sets the count: a run that
+// returns at once here, but took 60 ms on another rank, is timed once.
+TEST(Tuner, TimesAsOftenAsTheSlowestRankAllows) {
+  const std::vector<Strategy> candidates{Strategy::GlobalAtomic, Strategy::Gather};
+  int runs = 0, asked = 0;
+  tuneStrategy(
+      candidates, [&](Strategy) { ++runs; }, 5, 0.1,
+      [&](double seconds) {
+        ++asked;
+        return std::max(seconds, 60e-3);
+      });
+  EXPECT_EQ(asked, 2); // once per candidate: a collective call the ranks make together
+  EXPECT_EQ(runs, 2 * 2);
+}
+
 TEST(Tuner, RefusesNoCandidatesAndNoRepetitions) {
   EXPECT_THROW(tuneStrategy({}, [](Strategy) {}), std::invalid_argument);
   const std::vector<Strategy> one{Strategy::Gather};
