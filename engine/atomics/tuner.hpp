@@ -29,13 +29,18 @@ struct TunerChoice {
 // where one rank tunes alone.
 using SlowestRank = std::function<double(double)>;
 
+inline constexpr int kTunerRepetitions = 7;
+inline constexpr double kTunerTimedSeconds = 0.1;
+
 // `run(s)` does the kernel's work once with strategy s; the tuner waits for the device after each
 // run (synchronizeDevice) so that host-clock times include the kernel. Throws
 // std::invalid_argument when there are no candidates or repetitions < 1.
 // timedSeconds: about the most a candidate's timed runs take together (beside its untimed one).
 TunerChoice tuneStrategy(std::span<const Strategy> candidates,
-                         const std::function<void(Strategy)>& run, int repetitions = 7,
-                         double timedSeconds = 0.1, const SlowestRank& slowestRank = {});
+                         const std::function<void(Strategy)>& run,
+                         int repetitions = kTunerRepetitions,
+                         double timedSeconds = kTunerTimedSeconds,
+                         const SlowestRank& slowestRank = {});
 
 // "picked shuffle_transpose (forced)" or "picked hybrid: global_atomic 1.20 ms, hybrid 0.61 ms,
 // ..."

@@ -64,8 +64,10 @@ public:
                 space, resolvedOnTheGlobalMesh(scheme), integrator),
         halo_(comm, local_.halo, kNumVars, solver_.space()),
         gradientHalo_(comm, local_.halo, 3 * kNumVars, solver_.space()) {
-    solver_.setHaloUpdates([this](double* q) { halo_.exchange(q); },
-                           [this](double* grad) { gradientHalo_.exchange(grad); });
+    solver_.setHaloUpdates(
+        [this](double* q) { halo_.exchange(q); },
+        [this](double* grad) { gradientHalo_.exchange(grad); },
+        [this](double seconds) { return mpi::longestOverRanks(comm_, seconds); });
   }
 
   // The solver hands its own address to its local solver's halo updates: it stays where it is.
@@ -88,16 +90,6 @@ public:
           " values for " + std::to_string(local_.numOwned) + " owned cells");
     solver_.restore(owned, time, step);
     exchangeHalos();
-  }
-
-  // Collective: tunes the rank's scatter (UnstructuredEuler::tuneStrategy). Each rank keeps the
-  // strategy fastest on its own share, but all time each candidate equally often: the residual
-  // exchanges halos.
-  atomics::TunerChoice tuneStrategy(EulerScatter which,
-                                    std::span<const atomics::Strategy> candidates) {
-    return solver_.tuneStrategy(which, candidates, 7, [this](double seconds) {
-      return mpi::longestOverRanks(comm_, seconds);
-    });
   }
 
   // Collective: the global stable step; an unphysical state on any rank throws

@@ -142,12 +142,11 @@ public:
   }
 
   // Times one scatter on the current state with each candidate (into its own work array, which
-  // every step overwrites) and keeps the fastest for it. Where the solver is a distributed one's
-  // share, its residual exchanges halos: slowestRank agrees the ranks' run counts (tuneStrategy).
+  // every step overwrites) and keeps the fastest for it. Collective where the solver is a
+  // distributed one's share: its residual exchanges halos, so the ranks agree on how often to run
+  // each candidate (setHaloUpdates' slowestRank).
   atomics::TunerChoice tuneStrategy(EulerScatter which,
-                                    std::span<const atomics::Strategy> candidates,
-                                    int repetitions = 7,
-                                    const atomics::SlowestRank& slowestRank = {}) {
+                                    std::span<const atomics::Strategy> candidates) {
     atomics::TunerChoice choice = atomics::tuneStrategy(
         candidates,
         [&](atomics::Strategy s) {
@@ -158,7 +157,7 @@ public:
           else
             computeResidual({s, strategy(EulerScatter::Residual)});
         },
-        repetitions, 0.1, slowestRank);
+        atomics::kTunerRepetitions, atomics::kTunerTimedSeconds, slowestRank_);
     setStrategy(which, choice.strategy);
     return choice;
   }
@@ -290,10 +289,13 @@ public:
 
   // Where a distributed solver brings its halo cells' values from their owners: their states
   // between Runge-Kutta stages, their limited gradients ([cell][5][3]) inside each second-order
-  // residual, after the owned cells' are computed.
-  void setHaloUpdates(std::function<void(double*)> states, std::function<void(double*)> gradients) {
+  // residual, after the owned cells' are computed. The residual is then collective, and
+  // slowestRank gives the ranks one time to decide from where the tuner decides by time.
+  void setHaloUpdates(std::function<void(double*)> states, std::function<void(double*)> gradients,
+                      atomics::SlowestRank slowestRank) {
     haloStates_ = std::move(states);
     haloGradients_ = std::move(gradients);
+    slowestRank_ = std::move(slowestRank);
   }
   // Collective where the solver is distributed: the halo cells' states from their owners (after an
   // implicit solver changed the owned states, say); nothing on one rank.
@@ -615,6 +617,7 @@ private:
   // and the step's first state (Runge-Kutta methods of more than one stage).
   DeviceArray<double> w_, qNode_, grad_, minMax_, phi_, q0_;
   std::function<void(double*)> haloStates_, haloGradients_;
+  atomics::SlowestRank slowestRank_;
   std::vector<int> wallFaceList_; // in host memory; wallFaces_ the same in the solver's
   DeviceArray<int> wallFaces_;
   DeviceArray<double> wallCentroid_;

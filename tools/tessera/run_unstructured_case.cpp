@@ -254,22 +254,20 @@ surfaceSteps(const std::vector<std::pair<double, std::string>>& cellSteps,
 #endif
 
 // Tunes (or sets) the face scatters of the rank's solver (the gradient's at second order only),
-// printing and returning the choices; collective for a distributed solver. The gradient's first:
-// the residual's tuning times whole residuals, whose gradient on tetrahedra (68 node neighbours a
-// cell) costs more than their fluxes unless its own strategy has been picked.
-template <class Solver>
+// printing and returning the choices; collective for a distributed solver's share. The gradient's
+// first: the residual's tuning times whole residuals, whose gradient on tetrahedra (68 node
+// neighbours a cell) costs more than their fluxes unless its own strategy has been picked.
 std::vector<std::pair<EulerScatter, atomics::TunerChoice>>
-chooseStrategies(Solver& solver, const Strategies& forced, bool print) {
+chooseStrategies(UnstructuredEuler& solver, const Strategies& forced, bool print) {
   std::vector<std::pair<EulerScatter, atomics::TunerChoice>> chosen;
-  UnstructuredEuler& local = localSolver(solver);
   for (EulerScatter scatter :
        {EulerScatter::Gradient, EulerScatter::Residual, EulerScatter::WaveSpeed}) {
-    if (scatter == EulerScatter::Gradient && !local.scheme().secondOrder())
+    if (scatter == EulerScatter::Gradient && !solver.scheme().secondOrder())
       continue;
     const std::optional<atomics::Strategy>& strategy = forced[std::size_t(scatter)];
     atomics::TunerChoice choice{strategy.value_or(atomics::Strategy::GlobalAtomic), true, {}};
     if (strategy)
-      local.setStrategy(scatter, *strategy);
+      solver.setStrategy(scatter, *strategy);
     else
       choice = solver.tuneStrategy(scatter, atomics::kAllStrategies);
     if (print)
@@ -305,7 +303,7 @@ int runExplicit(Solver& solver, double cfl, int faces, const Config& cfg, const 
   }
   // The tuner times each face scatter on this mesh and state with every strategy, unless the case
   // (or the checkpoint it continues) sets one.
-  const auto strategies = chooseStrategies(solver, forced, lead);
+  const auto strategies = chooseStrategies(localSolver(solver), forced, lead);
 
   std::optional<io::RunLog> log = openRunLog(cfg, run, strategies, resumed.has_value());
   RunCheckpoints checkpoints(kept.settings, run, kept.facts, cfg.effectiveToml(), kept.backend,
@@ -432,7 +430,7 @@ int runImplicit(const Config& cfg, const RunRequest& request, const RunSettings&
     forced = restartStrategies(forced, *resumed, file);
   }
   UnstructuredEuler& local = solver.euler().solver();
-  const auto strategies = chooseStrategies(solver.euler(), forced, lead);
+  const auto strategies = chooseStrategies(local, forced, lead);
   // The diagonal blocks' scatter (25 values per face) takes the residual's strategy (5 values,
   // the same faces in the same order) rather than a tuning of its own.
   solver.setJacobianStrategy(local.strategy(EulerScatter::Residual));
