@@ -142,8 +142,8 @@ TEST(UnstructuredDevice, EverySecondOrderSchemeMatchesTheHost) {
 TEST(UnstructuredDevice, AGasAtRestAndAUniformFlowStay) {
   if (!deviceAvailable())
     GTEST_SKIP() << "no device";
-  const MemorySpace device = MemorySpace::Device;
-  test::forEachRestCase([device](const test::RestCase& c) {
+  test::forEachRestCase([](const test::RestCase& c) {
+    const MemorySpace device = MemorySpace::Device;
     const unstructured::Mesh& mesh = c.mesh.mesh;
     const test::NamedState& state = c.state;
     const double explicitRun =
