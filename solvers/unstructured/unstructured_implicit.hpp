@@ -24,9 +24,9 @@
 //
 // At second order: the first steps may use the first-order residual (a start for flows whose
 // first second-order steps are too violent: firstOrderIterations of them, or until the residual
-// has dropped by firstOrderDrop), and the limiter is frozen once the
-// residual stalls (after its first drop by 10, no halving in stallIterations steps, none of them
-// back above a tenth of the first: residual_stall.hpp) or falls to
+// has dropped by firstOrderDrop), and the limiter is frozen once the residual stalls (after its
+// first drop by 10, no halving in stallIterations steps or in twice the steps its halvings took,
+// none of them back above a tenth of the first: residual_stall.hpp) or falls to
 // freezeLimiterBelow, so that its switching near shocks cannot hold the convergence up
 // (Venkatakrishnan 1995). Freezing changes the converged state (the factors are those of the
 // state at the freeze), so it is left to a stall, and the factors are taken anew at each further

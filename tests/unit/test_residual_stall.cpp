@@ -12,9 +12,14 @@
 //   a step;
 // - a residual that keeps jumping above the bound and back, as Barth and Jespersen's limiter with
 //   Newton-Krylov did on the tetrahedral bump: a stall three windows after its lowest value last
-//   halved, though each jump above the bound starts the window again.
+//   halved, though each jump above the bound starts the window again;
+// - a residual swinging between halvings that come ever more slowly, 60 steps apart at first and
+//   then 120, as the multicolor sweeps' did on the NACA 0012 512 mesh (100 to 120 there): no stall
+//   with a window of 100, which alone would have stalled 100 steps into the first 120-step gap;
+//   the same run come to a plateau stalls twice its pace after its last halving.
 #include <cmath>
 #include <gtest/gtest.h>
+#include <numbers>
 #include <vector>
 
 #include "solvers/unstructured/residual_stall.hpp"
@@ -68,6 +73,34 @@ TEST(ResidualStall, AResidualThatNeverSettlesStallsThreeWindowsAfterItsLastHalvi
       history.push_back(r);
   // The lowest, step 3's 5e-3, is never halved (4.7e-3 is not half of it).
   EXPECT_EQ(firstStall(history, kWindow), 3 + 3 * kWindow);
+}
+
+// The transient (steps 0-2), then from step 3 a residual that halves after each of the gaps and
+// swings up to 1.8 times its last halved value in between (never above a tenth of the first).
+std::vector<double> pacedHistory(const std::vector<int>& gaps) {
+  std::vector<double> history{1.0, 0.5, 0.2};
+  double halved = 0.05;
+  for (int gap : gaps) {
+    for (int j = 0; j < gap; ++j)
+      history.push_back(halved * (1.0 + 0.8 * std::sin(std::numbers::pi * j / gap)));
+    halved *= 0.5;
+  }
+  history.push_back(halved);
+  return history;
+}
+
+TEST(ResidualStall, AResidualKeepingItsOwnPaceNeverStalls) {
+  std::vector<int> gaps{60, 60, 90};
+  gaps.resize(20, 120);
+  EXPECT_EQ(firstStall(pacedHistory(gaps), 100), -1);
+}
+
+TEST(ResidualStall, APacedResidualComeToAPlateauStallsTwiceItsPaceAfterItsLastHalving) {
+  std::vector<double> history = pacedHistory({60, 60, 90, 120, 120, 120});
+  const int lastHalving = int(history.size()) - 1; // step 573
+  history.resize(1500, history.back());
+  // Six halvings in the 570 steps since the first drop (step 3): 95 steps each.
+  EXPECT_EQ(firstStall(history, 100), lastHalving + 2 * 95);
 }
 
 TEST(ResidualStall, NoWindowNeverStalls) {

@@ -19,6 +19,8 @@ void eachValue(Progress& p, Field&& field) {
   field("halved_at", p.stall.halvedAt, Presence::Always);
   field("lowest_residual", p.stall.lowestResidual, Presence::SinceALaterBuild);
   field("lowest_at", p.stall.lowestAt, Presence::SinceALaterBuild);
+  field("first_drop_at", p.stall.firstDropAt, Presence::SinceALaterBuild);
+  field("lowest_halvings", p.stall.lowestHalvings, Presence::SinceALaterBuild);
   field("residuals_observed", p.stall.observed, Presence::SinceALaterBuild);
   for (std::size_t i = 0; i < p.stall.recent.size(); ++i)
     field("recent_residual_" + std::to_string(i), p.stall.recent[i], Presence::SinceALaterBuild);
