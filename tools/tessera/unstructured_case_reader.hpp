@@ -52,7 +52,7 @@ std::optional<atomics::Strategy> readAtomicStrategy(io::Config& cfg, EulerScatte
 
 // unstructured.reconstruction ("muscl" or "first_order"), unstructured.gradient ("auto",
 // "node_least_squares", "least_squares" or "green_gauss"), unstructured.limiter
-// ("venkatakrishnan", "barth_jespersen" or "none"), unstructured.venkatakrishnan_k (5),
+// ("venkatakrishnan", "barth_jespersen" or "none"), unstructured.venkatakrishnan_k (10),
 // unstructured.reference_length (forces.reference_length, 1: Venkatakrishnan's length unit) and
 // unstructured.riemann_solver ("roe", "hllc", "hlle", "rusanov"); the defaults as in
 // solvers/unstructured/unstructured_scheme.hpp. Keys of the
