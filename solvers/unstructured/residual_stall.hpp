@@ -47,7 +47,8 @@ struct StallWindow {
   // its step (negative: no drop yet).
   double lowestResidual = -1.0;
   int lowestAt = 0;
-  // The step of the first drop below the bound, and how often the lowest residual halved since.
+  // The step of the first drop below the bound, and how often the lowest residual halved since
+  // (a drop by 8 in one step is three halvings).
   int firstDropAt = 0;
   int lowestHalvings = 0;
   // The residuals observed since the window started, the latest kMemory of them: the i-th at
@@ -61,7 +62,7 @@ struct StallWindow {
       if (lowestResidual < 0.0)
         firstDropAt = iteration;
       else
-        ++lowestHalvings;
+        lowestHalvings += int(std::floor(std::log2(lowestResidual / norm)));
       lowestResidual = norm;
       lowestAt = iteration;
     }

@@ -13,6 +13,7 @@
 // - a residual that keeps jumping above the bound and back, as Barth and Jespersen's limiter with
 //   Newton-Krylov did on the tetrahedral bump: a stall three windows after its lowest value last
 //   halved, though each jump above the bound starts the window again;
+// - a drop by 8 in one step: three halvings of that pace;
 // - a residual swinging between halvings that come ever more slowly, 60 steps apart at first and
 //   then 120, as the multicolor sweeps' did on the NACA 0012 512 mesh (100 to 120 there): no stall
 //   with a window of 100, which alone would have stalled 100 steps into the first 120-step gap;
@@ -101,6 +102,16 @@ TEST(ResidualStall, APacedResidualComeToAPlateauStallsTwiceItsPaceAfterItsLastHa
   history.resize(1500, history.back());
   // Six halvings in the 570 steps since the first drop (step 3): 95 steps each.
   EXPECT_EQ(firstStall(history, 100), lastHalving + 2 * 95);
+}
+
+// A drop by 8 in one step is three halvings of the pace: from step 3 (the first drop) to step 12,
+// three steps a halving, so a plateau after it stalls a window of 10 steps on (counted as one
+// halving, the pace would be 9 steps, and the stall 18 steps on).
+TEST(ResidualStall, ADropByEightInOneStepCountsThreeHalvings) {
+  std::vector<double> history{1.0, 0.5, 0.2};
+  history.resize(12, 0.05);
+  history.resize(100, 0.05 / 8.0);
+  EXPECT_EQ(firstStall(history, 10), 12 + 10);
 }
 
 TEST(ResidualStall, NoWindowNeverStalls) {
