@@ -11,7 +11,9 @@
 # Usage: benchmarks/strong_scaling.sh <tessera> <ranks[:exchange]> ...
 #   e.g. benchmarks/strong_scaling.sh build/cuda/tools/tessera/tessera 1 2:staged 2:peer
 # CASES="sod sedov implicit" (the default) picks the cases; the runs' folders go under $WORK (a temporary
-# folder unless given); EXTRA adds --set options to every run (a smaller case for a trial).
+# folder unless given); EXTRA adds --set options to every run (a smaller case for a trial); REPEATS
+# runs each row that many times (one row each: a single run of a second is no median). The
+# unstructured rows' split column names the scatters' strategies the tuner picked on rank 0.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 tessera=$1
@@ -32,22 +34,28 @@ echo "|---|---|---|---|---|---|"
 for name in ${CASES:-sod sedov implicit}; do
   declare -n args=$name
   for spec in "$@"; do
-    ranks=${spec%%:*}
-    exchange=auto
-    [[ $spec == *:* ]] && exchange=${spec#*:}
-    dir="$work/$name-$ranks-$exchange"
-    log="$dir.log"
-    mpiexec -n "$ranks" --oversubscribe "$tessera" run "${args[@]}" "${common[@]}" \
-      --set run.exchange="\"$exchange\"" --set output.directory="\"$dir\"" \
-      --set checkpoint.directory="\"$dir/checkpoints\"" ${EXTRA:-} >"$log" 2>&1 ||
-      { echo "| $name | $ranks | $exchange | failed: $(tail -1 "$log") | | |"; continue; }
-    rate=$(sed -n 's/.*cell-updates\/s *\([0-9.e+-]*\) over \(.*\) of stepping.*/\1/p' "$log")
-    stepping=$(sed -n 's/.*cell-updates\/s *[0-9.e+-]* over \(.*\) of stepping.*/\1/p' "$log")
-    split=$(sed -n 's/.*time split *//p' "$log")
-    regrid=$(sed -n 's/.*regrid split *//p' "$log")
-    [ -n "$regrid" ] && split="$split; regrid: $regrid"
-    [[ $name == implicit || $name == newton_krylov ]] && rate="-" &&
-      stepping=$(sed -n 's/^ *iterating *//p' "$log")
-    echo "| $name | $ranks | $exchange | $rate | $stepping | $split |"
+    for ((repeat = 1; repeat <= ${REPEATS:-1}; ++repeat)); do
+      ranks=${spec%%:*}
+      exchange=auto
+      [[ $spec == *:* ]] && exchange=${spec#*:}
+      dir="$work/$name-$ranks-$exchange-$repeat"
+      log="$dir.log"
+      mpiexec -n "$ranks" --oversubscribe "$tessera" run "${args[@]}" "${common[@]}" \
+        --set run.exchange="\"$exchange\"" --set output.directory="\"$dir\"" \
+        --set checkpoint.directory="\"$dir/checkpoints\"" ${EXTRA:-} >"$log" 2>&1 ||
+        { echo "| $name | $ranks | $exchange | failed: $(tail -1 "$log") | | |"; continue; }
+      rate=$(sed -n 's/.*cell-updates\/s *\([0-9.e+-]*\) over \(.*\) of stepping.*/\1/p' "$log")
+      stepping=$(sed -n 's/.*cell-updates\/s *[0-9.e+-]* over \(.*\) of stepping.*/\1/p' "$log")
+      split=$(sed -n 's/.*time split *//p' "$log")
+      regrid=$(sed -n 's/.*regrid split *//p' "$log")
+      [ -n "$regrid" ] && split="$split; regrid: $regrid"
+      if [[ $name == implicit || $name == newton_krylov ]]; then
+        rate="-"
+        stepping=$(sed -n 's/^ *iterating *//p' "$log")
+        split=$(sed -n 's/.*strategy of the \(.*\) scatter: picked \([a-z_]*\).*/\1 \2/p' "$log" |
+          paste -sd, -)
+      fi
+      echo "| $name | $ranks | $exchange | $rate | $stepping | $split |"
+    done
   done
 done
