@@ -437,7 +437,7 @@ private:
     }
     if (prepared.split) {
       ScopedTimer t(regridTimes_.partition);
-      state.emplace(migrated(*state, *prepared.split));
+      state.emplace(migrated(*state, *prepared.split, prepared.plans->ghosts.count));
     }
     ScopedTimer t(regridTimes_.remesh);
     ForestPlans& plans = *prepared.plans;
@@ -457,9 +457,12 @@ private:
   }
 
   // The state of this rank's patches after the repartition `split`, from `state`, that of its
-  // patches before it: only the patches that change rank leave their memory space.
-  PatchStore<kDim> migrated(const PatchStore<kDim>& state, const amr::LeafSplit& split) {
-    PatchStore<kDim> arrived(layout_, int(forest_.leaves().size()), solver_.space());
+  // patches before it: only the patches that change rank leave their memory space. The store has
+  // room for the new mesh's `ghosts` after them, as the solver keeps its state, so that the
+  // solver takes it as it is rather than copying every patch into one of that size.
+  PatchStore<kDim> migrated(const PatchStore<kDim>& state, const amr::LeafSplit& split,
+                            int ghosts) {
+    PatchStore<kDim> arrived(layout_, int(forest_.leaves().size()) + ghosts, solver_.space());
     mpi::migrateLeaves(comm(), split.ranges(), state.array().data(), arrived.array().data(),
                        layout_.patchStride(), solver_.space());
     return arrived;

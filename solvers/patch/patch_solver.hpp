@@ -219,18 +219,20 @@ public:
   }
 
   // Replaces the patches (after an adapt or a partition): new geometry, halo plans (planHalos)
-  // and ghosts, and the owned patches' state (one patch per geometry entry, in any memory space).
-  // Time, step count and timers carry on. A state where the steps run, with room for the ghost
-  // patches (none on one rank), becomes the current state as it is: no copy. Where `state` is
+  // and ghosts, and the owned patches' state (one patch per geometry entry, in any memory space,
+  // maybe with room for the ghosts after them). Time, step count and timers carry on. A state
+  // where the steps run, with room for the ghost patches (none on one rank), becomes the current
+  // state as it is: no copy. Where `state` is
   // remapped(remap) of the current state, the patches `remap` copies keep their eigenvalues and
   // only the others' are computed.
   void remesh(std::vector<PatchGeometry<kDim>> geometry, std::unique_ptr<HaloParts> halo,
               std::vector<RefluxOp<kDim>> refluxPlan, GhostPatches ghosts, PatchStore<kDim> state,
               std::span<const RemapOp<kDim>> remap = {}) {
-    if (state.numPatches() != int(geometry.size()))
+    const int owned = int(geometry.size());
+    if (state.numPatches() != owned && state.numPatches() != owned + ghosts.count)
       throw std::invalid_argument("PatchSolver::remesh: " + std::to_string(state.numPatches()) +
-                                  " patches of state for " + std::to_string(geometry.size()) +
-                                  " patches");
+                                  " patches of state for " + std::to_string(owned) +
+                                  " patches and " + std::to_string(ghosts.count) + " ghosts");
     if (!halo || halo->inner.size() + halo->outer.size() != geometry.size())
       throw std::invalid_argument("PatchSolver::remesh: halo plans of other patches than the " +
                                   std::to_string(geometry.size()) + " given");

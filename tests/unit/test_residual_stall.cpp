@@ -9,7 +9,8 @@
 // - a residual alternating between two values, as the transonic wing's did at CFL 1e5, or cycling
 //   through three, as the NACA 0012 1024 mesh's did: a stall once three periods have repeated, long
 //   before the window; a plateau is no cycle (the window judges it), nor a residual falling by 2%
-//   a step;
+//   a step; a wide 2-cycle drifting 0.5% a period, as the wing's 8 mm mesh's did, is a cycle, but a
+//   slow swing's smooth turning point, as the sweeps' on the subsonic NACA 0012 512 mesh, is not;
 // - a residual that keeps jumping above the bound and back, as Barth and Jespersen's limiter with
 //   Newton-Krylov did on the tetrahedral bump: a stall three windows after its lowest value last
 //   halved, though each jump above the bound starts the window again;
@@ -137,6 +138,29 @@ TEST(ResidualStall, AResidualCyclingThroughThreeValuesStallsAfterThreePeriods) {
   // The window starts at step 4 (6.8e-3), again at 5 (3.3e-3, below half of it); steps 5-13 are
   // three periods of (3.3e-3, 2.6e-3, 6.8e-3).
   EXPECT_EQ(firstStall(cyclingHistory({6.8e-3, 3.3e-3, 2.6e-3}, 30), 100), 13);
+}
+
+// The wing's 8 mm mesh: between 4.4e-4 and 2.1e-3, each value 0.5% above the one a period before.
+TEST(ResidualStall, AWideCycleDriftingByHalfAPercentAPeriodStallsAfterThreePeriods) {
+  std::vector<double> history{1.0, 0.5, 0.2, 0.05};
+  for (int p = 0; p < 30; ++p)
+    for (double r : {2.1e-3, 4.4e-4})
+      history.push_back(r * std::pow(1.005, p));
+  // Step 4 starts the window at 2.1e-3, step 5 again (4.4e-4, below half); steps 5-10 are three
+  // periods. With the narrow tolerance alone (0.1% of the value) it would be no cycle.
+  EXPECT_EQ(firstStall(history, 100), 10);
+}
+
+// The subsonic NACA 0012 512 mesh's residual by the sweeps at its turning point, steps 330-347 (a
+// relative residual, log.jsonl), which then fell on to 1e-8 without a freeze.
+TEST(ResidualStall, ASlowSwingsTurningPointIsNoCycle) {
+  std::vector<double> history{1.0, 0.5, 0.2, 0.05};
+  for (double r : {2.088145e-02, 2.068597e-02, 2.078011e-02, 2.110827e-02, 2.157427e-02,
+                   2.207491e-02, 2.252688e-02, 2.288054e-02, 2.312160e-02, 2.326436e-02,
+                   2.334003e-02, 2.338351e-02, 2.342173e-02, 2.346654e-02, 2.351389e-02,
+                   2.354863e-02, 2.355278e-02, 2.351428e-02, 2.343e-02,    2.331e-02})
+    history.push_back(r);
+  EXPECT_EQ(firstStall(history, 100), -1);
 }
 
 TEST(ResidualStall, NeitherAPlateauNorASlowDescentIsACycle) {
