@@ -222,9 +222,8 @@ public:
   // and ghosts, and the owned patches' state (one patch per geometry entry, in any memory space,
   // maybe with room for the ghosts after them). Time, step count and timers carry on. A state
   // where the steps run, with room for the ghost patches (none on one rank), becomes the current
-  // state as it is: no copy. Where `state` is
-  // remapped(remap) of the current state, the patches `remap` copies keep their eigenvalues and
-  // only the others' are computed.
+  // state as it is: no copy. Where `state` is remapped(remap) of the current state, the patches
+  // `remap` copies keep their eigenvalues and only the others' are computed.
   void remesh(std::vector<PatchGeometry<kDim>> geometry, std::unique_ptr<HaloParts> halo,
               std::vector<RefluxOp<kDim>> refluxPlan, GhostPatches ghosts, PatchStore<kDim> state,
               std::span<const RemapOp<kDim>> remap = {}) {

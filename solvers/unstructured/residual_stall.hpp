@@ -29,8 +29,8 @@
 // drifts more: the wing's 8 mm mesh alternated between 4.4e-4 and 2.1e-3, each value 0.3-0.7%
 // from the one a period before, for 90 steps. So a cycle whose values span more than
 // kWideSwing of its lowest repeats, too, where each comes within kWideDrift of that span of the
-// one a period before: the 8 mm wing stalls at step 91, not at 182. Near a smooth turning point
-// of a slow swing (the sweeps on the subsonic NACA 0012 512 mesh) the values a period apart
+// one a period before: the 8 mm wing's run froze at step 90, not at 182. Near a smooth turning
+// point of a slow swing (the sweeps on the subsonic NACA 0012 512 mesh) the values a period apart
 // differ by a third of the span or more.
 #include <algorithm>
 #include <array>
