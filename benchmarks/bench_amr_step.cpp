@@ -44,6 +44,7 @@ void reportRegrid(benchmark::State& state, const RegridTimes& after, const Regri
   state.counters["regrid forest s/step"] = t.forest / steps;
   state.counters["regrid remap s/step"] = t.remap / steps;
   state.counters["regrid partition s/step"] = t.partition / steps;
+  state.counters["regrid migration s/step"] = t.migration / steps;
   state.counters["regrid plans s/step"] = t.plans / steps;
   state.counters["regrid remesh s/step"] = t.remesh / steps;
   state.counters["regrid overlapped s/step"] = t.overlapped / steps;

@@ -134,6 +134,7 @@ void printRun(const char* scheme, const std::vector<cli::RunTotals>& runs,
   row("regrid: forest", p.regrid.forest);
   row("regrid: remap", p.regrid.remap);
   row("regrid: partition", p.regrid.partition);
+  row("regrid: migration", p.regrid.migration);
   row("regrid: plans", p.regrid.plans);
   row("regrid: remesh", p.regrid.remesh);
   row("regrid: of these, while the device stepped", p.regrid.overlapped);

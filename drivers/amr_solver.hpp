@@ -436,7 +436,7 @@ private:
       state.emplace(solver_.remapped(prepared.remap));
     }
     if (prepared.split) {
-      ScopedTimer t(regridTimes_.partition);
+      ScopedTimer t(regridTimes_.migration);
       state.emplace(migrated(*state, *prepared.split, prepared.plans->ghosts.count));
     }
     ScopedTimer t(regridTimes_.remesh);

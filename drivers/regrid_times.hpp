@@ -1,7 +1,9 @@
 #pragma once
 // Where a regrid spends its time: the criterion's flags, the forest's adapt and balance, the
-// remap onto the new patches, the partition that moves patches between ranks, the new plans built
-// on the host, and the solver's move onto them (uploads). AmrSolver adds them up; the run log
+// remap onto the new patches, the adapted forest's repartition (which moves its leaves), the
+// migration of the patches' data that change rank, the new plans built on the host, and the
+// solver's move onto them (uploads). The repartition runs beside a step; the migration, as the
+// remap and the remesh, moves the data and cannot. AmrSolver adds them up; the run log
 // reports them. On a device the remap's kernels run while the host builds the plans, so `remap`
 // holds their launch and `remesh` the wait for what is left of them. A regrid that overlaps a step
 // (AmrSolver) adapts the forest and builds the plans while the device takes it: `overlapped` is
@@ -14,16 +16,19 @@ struct RegridTimes {
   double forest = 0.0;
   double remap = 0.0;
   double partition = 0.0;
+  double migration = 0.0;
   double plans = 0.0;
   double remesh = 0.0;
-  double overlapped = 0.0; // of forest and plans
+  double overlapped = 0.0; // of forest, partition and plans
   // What the regrids added to the run.
-  double total() const { return flags + forest + remap + partition + plans + remesh - overlapped; }
+  double total() const {
+    return flags + forest + remap + partition + migration + plans + remesh - overlapped;
+  }
   // The time spent since `start` (an earlier reading of the same sums).
   RegridTimes since(const RegridTimes& start) const {
-    return {flags - start.flags,          forest - start.forest, remap - start.remap,
-            partition - start.partition,  plans - start.plans,   remesh - start.remesh,
-            overlapped - start.overlapped};
+    return {flags - start.flags,         forest - start.forest,        remap - start.remap,
+            partition - start.partition, migration - start.migration,  plans - start.plans,
+            remesh - start.remesh,       overlapped - start.overlapped};
   }
 };
 

@@ -188,10 +188,10 @@ void RunLog::finish(long long steps, double time, const PhaseSeconds& phases,
        number(phases.exchange) + ",\"regrid_seconds\":" + number(regrid.total()) +
        ",\"regrid_phase_seconds\":{\"flags\":" + number(regrid.flags) +
        ",\"forest\":" + number(regrid.forest) + ",\"remap\":" + number(regrid.remap) +
-       ",\"partition\":" + number(regrid.partition) + ",\"plans\":" + number(regrid.plans) +
-       ",\"remesh\":" + number(regrid.remesh) + ",\"overlapped\":" + number(regrid.overlapped) +
-       "},\"output_seconds\":" + number(outputSeconds_) +
-       ",\"cell_updates_per_second\":" + number(cellUpdatesPerSecond()) +
+       ",\"partition\":" + number(regrid.partition) + ",\"migration\":" + number(regrid.migration) +
+       ",\"plans\":" + number(regrid.plans) + ",\"remesh\":" + number(regrid.remesh) +
+       ",\"overlapped\":" + number(regrid.overlapped) + "},\"output_seconds\":" +
+       number(outputSeconds_) + ",\"cell_updates_per_second\":" + number(cellUpdatesPerSecond()) +
        ",\"first_order_fallbacks\":" + std::to_string(firstOrderFallbacks) + "}");
   if (!progress_.quiet && unprinted_)
     printStep(*unprinted_);
@@ -209,12 +209,12 @@ void RunLog::finish(long long steps, double time, const PhaseSeconds& phases,
                     ? (", waiting for other ranks " + duration(phases.exchange)).c_str()
                     : "");
   if (regrid.total() > 0)
-    std::printf("  %-16s flags %s, forest %s, remap %s, partition %s, plans %s, remesh %s; "
-                "%s of it while the device stepped\n",
+    std::printf("  %-16s flags %s, forest %s, remap %s, partition %s, migration %s, plans %s, "
+                "remesh %s; %s of it while the device stepped\n",
                 "regrid split", duration(regrid.flags).c_str(), duration(regrid.forest).c_str(),
                 duration(regrid.remap).c_str(), duration(regrid.partition).c_str(),
-                duration(regrid.plans).c_str(), duration(regrid.remesh).c_str(),
-                duration(regrid.overlapped).c_str());
+                duration(regrid.migration).c_str(), duration(regrid.plans).c_str(),
+                duration(regrid.remesh).c_str(), duration(regrid.overlapped).c_str());
   if (firstOrderFallbacks > 0)
     std::printf("  %-16s %lld cell reconstructions (per axis and stage) fell back to first "
                 "order\n",
