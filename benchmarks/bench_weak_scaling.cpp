@@ -12,7 +12,8 @@
 //
 // Arguments: cells per patch axis N, patches per rank per axis B, 0 for the host or 1 for the
 // device, the order (1 or 2). On the command line, --exchange=auto|staged|peer chooses how the GPUs
-// exchange ghost values (the tessera program's run.exchange; auto unless given).
+// exchange ghost values (the tessera program's run.exchange; auto unless given), and --overlap=off
+// has each stage wait for the ghosts and update every patch in one launch (run.exchange_overlap).
 #include <algorithm>
 #include <benchmark/benchmark.h>
 #include <cstdio>
@@ -29,6 +30,7 @@ namespace tessera {
 namespace {
 
 constexpr int kDim = 3;
+bool overlapExchange = true; // --overlap=off
 
 void BM_WeakScaling(benchmark::State& state) {
   const int n = int(state.range(0));
@@ -58,6 +60,7 @@ void BM_WeakScaling(benchmark::State& state) {
       {{ranks * block, block, block}}, {{0.0, 0.0, 0.0}}, {{double(ranks), 1.0, 1.0}},
       DomainBoundary<kDim>::all(BoundaryKind::Periodic), uniform, amr::IndicatorCriterion{}, 0.3,
       space, scheme);
+  solver.solver().setExchangeOverlap(overlapExchange);
   solver.initialise([&](const auto&, const auto&) { return ic; });
   for (int s = 0; s < 5; ++s) // first-touch, plan uploads
     solver.advance(solver.stableDt());
@@ -114,14 +117,18 @@ int main(int argc, char** argv) {
   namespace mpi = tessera::mpi;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i], flag = "--exchange=";
-    if (!arg.starts_with(flag))
+    if (arg == "--overlap=on" || arg == "--overlap=off") {
+      tessera::overlapExchange = arg == "--overlap=on";
+    } else if (arg.starts_with(flag)) {
+      const auto transport = mpi::parseTransport(arg.substr(flag.size()));
+      if (!transport) {
+        std::fprintf(stderr, "bench_weak_scaling: %s: auto, staged or peer\n", argv[i]);
+        return 2;
+      }
+      mpi::requestTransport(*transport);
+    } else {
       continue;
-    const auto transport = mpi::parseTransport(arg.substr(flag.size()));
-    if (!transport) {
-      std::fprintf(stderr, "bench_weak_scaling: %s: auto, staged or peer\n", argv[i]);
-      return 2;
     }
-    mpi::requestTransport(*transport);
     std::copy(argv + i + 1, argv + argc, argv + i); // benchmark::Initialize rejects it
     --argc;
     --i;

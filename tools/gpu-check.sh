@@ -23,15 +23,18 @@ if [ "${1:-}" = "--two-gpus" ]; then
   # Most telling first: the machine's time may run out before the end.
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   echo "== weak scaling (bench_weak_scaling, device rows)"
-  for run in "1 auto" "2 staged" "2 peer"; do
+  for run in "1 auto on" "2 staged on" "2 peer on" "2 peer off"; do
     set -- $run
     mpiexec -n "$1" build/cuda/benchmarks/bench_weak_scaling \
-      --benchmark_filter=BM_WeakScaling/16/ --exchange="$2" 2>&1 |
-      tee "$OUT/weak_scaling_$1_$2.txt" | grep -E "exchange:|median|ERROR"
+      --benchmark_filter=BM_WeakScaling/16/ --exchange="$2" --overlap="$3" 2>&1 |
+      tee "$OUT/weak_scaling_$1_$2_$3.txt" | grep -E "exchange:|median|ERROR"
   done
   echo "== strong scaling"
   CASES="sod sedov" benchmarks/strong_scaling.sh build/cuda/tools/tessera/tessera 1 2:staged 2:peer |
     tee "$OUT/strong_scaling.md"
+  # The same on two GPUs with each stage waiting for the ghosts (run.exchange_overlap = false).
+  EXTRA="--set run.exchange_overlap=false" CASES="sod sedov" \
+    benchmarks/strong_scaling.sh build/cuda/tools/tessera/tessera 2:peer | tee -a "$OUT/strong_scaling.md"
   # The implicit runs take under a second each: three of each, for a median.
   REPEATS=3 CASES="implicit newton_krylov" \
     benchmarks/strong_scaling.sh build/cuda/tools/tessera/tessera 1 2:peer | tee -a "$OUT/strong_scaling.md"

@@ -425,6 +425,13 @@ public:
   long long step() const { return step_; }
   const PatchScheme& scheme() const { return scheme_; }
 
+  // On several ranks, whether a stage updates the inner patches while the ghosts' messages travel
+  // and the outer ones after them (the default), or waits for the messages and updates every
+  // patch in one launch. The results are the same to the bit; the times differ: the split costs a
+  // second fill and update launch a stage and their tails, which a transport of device copies
+  // (microseconds a step between GPUs of one node) may not win back.
+  void setExchangeOverlap(bool overlap) { overlapExchange_ = overlap; }
+
   // Installs a boundary hook (boundary_hook.hpp): from the next halo fill on, the halo cells
   // across its faces take its states. It lasts across remeshes.
   void setBoundaryHook(BoundaryHook<kDim, PDE::kNumVars> hook) {
@@ -529,7 +536,7 @@ private:
     const bool refluxing = !refluxPlan_.empty();
     const bool keepsFluxes = refluxing || ghosts_.exchangeFluxes;
     double* const fluxes = keepsFluxes ? fluxRegister_.data() : nullptr;
-    if (!halosReady && stateExchange_) {
+    if (!halosReady && stateExchange_ && overlapExchange_) {
       // Halo fill and update in one phase, which the ghost messages overlap; the exchange phase
       // is what remains of them when the inner patches are done.
       {
@@ -551,11 +558,14 @@ private:
       backend_->update(in.data(), out.data(), stage, PatchGroup::Outer, fluxes, patchLambda_.data(),
                        criterion, HaloReader::Update);
     } else {
-      // No waits for the device between the phases: the clock times them on its stream.
+      // No waits for the device between the phases: the clock times them on its stream. Without
+      // the overlap the whole exchange is waited for.
+      if (!halosReady && stateExchange_) {
+        auto t = clock_.phase(kExchangePhase);
+        stateExchange_->exchange(in.data());
+      }
       if (!halosReady) {
         auto t = clock_.phase(kHaloPhase);
-        if (stateExchange_)
-          stateExchange_->exchange(in.data());
         backend_->fillHalos(HaloPart::Inner, in.data(), HaloReader::Update);
         backend_->fillHalos(HaloPart::Outer, in.data(), HaloReader::Update);
         applyBoundaryHook(in.data(), stageTime);
@@ -798,6 +808,7 @@ private:
   int ranks_ = 1; // in ghosts_.comm
   // The ghost patches' interiors and boundary fluxes from their owners (none on one rank).
   std::optional<mpi::HaloExchange> stateExchange_, fluxExchange_;
+  bool overlapExchange_ = true; // setExchangeOverlap
   ReflectionParity parity_;
   double cfl_;
   MemorySpace space_;

@@ -114,6 +114,7 @@ int simulate(Config& cfg, const RunRequest& request, RunTotals* totals, PDE pde,
              const BoundaryHook<PDE::kDim, PDE::kNumVars>& hook) {
   constexpr int Dim = PDE::kDim;
   const auto [settings, criterion] = readAmr<PDE>(cfg);
+  const bool overlapExchange = cfg.getBool("run.exchange_overlap", true);
   if (settings.maxLevel > 0 && level0.layout().cellsPerAxis % 2 != 0)
     cfg.fail(ConfigErrorKind::Inconsistent, "mesh.cells_per_patch",
              "must be even with adaptive refinement (amr.max_level > 0)");
@@ -200,6 +201,7 @@ int simulate(Config& cfg, const RunRequest& request, RunTotals* totals, PDE pde,
     amr->initialise(makeInitial);
   }
   PatchSolver<PDE>& solver = amr->solver();
+  solver.setExchangeOverlap(overlapExchange);
   if (equilibrium)
     solver.setEquilibrium(equilibrium);
 
