@@ -31,6 +31,7 @@
 // adapts, each to the state as it is. A restart repeats the run: a checkpoint keeps the flags that
 // wait for a coming regrid (pendingFlags).
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <mpi.h>
 #include <optional>
@@ -244,6 +245,7 @@ private:
   // plan, the repartition (several ranks) and the new patches' plans; their halo plans as the back
   // end reads them.
   static constexpr int kAdaptStages = 3;
+  static_assert(kAdaptStages == std::tuple_size_v<decltype(RegridTimes::exposedStages)>);
 
   // How many steps a regrid's flags come before it, the flagging step included. Beside each
   // following step the host takes one stage of the adapt while the device steps, and beside the
@@ -281,9 +283,15 @@ private:
   // step ran beside it, and cost the run nothing.
   struct BesideStep {
     std::unique_ptr<DeviceReached> stepDone; // none on the host back end: the step is done
-    DeviceReached::Clock::time_point start, end;
-    // Once the device has finished the step.
-    double seconds() const { return stepDone ? secondsBeside(*stepDone, start, end) : 0.0; }
+    struct Stage {
+      int index;
+      DeviceReached::Clock::time_point start, end;
+    };
+    std::vector<Stage> stages; // taken beside the step, in order
+    // Of a stage's host time, what ran beside the step (once the device has finished it).
+    double secondsBesideStep(const Stage& s) const {
+      return stepDone ? secondsBeside(*stepDone, s.start, s.end) : 0.0;
+    }
   };
 
   // The pending regrid's host part beside the step just launched: its next stage, or all that is
@@ -293,17 +301,23 @@ private:
     BesideStep& beside = pending.beside.emplace_back();
     if (solver_.space() == MemorySpace::Device)
       beside.stepDone = std::make_unique<DeviceReached>();
-    beside.start = DeviceReached::Clock::now();
-    do
+    do {
+      const auto start = DeviceReached::Clock::now();
+      const int stage = pending.stagesDone;
       prepareNextStage();
-    while (regrids && pending.stagesDone < kAdaptStages);
-    beside.end = DeviceReached::Clock::now();
+      beside.stages.push_back({stage, start, DeviceReached::Clock::now()});
+    } while (regrids && pending.stagesDone < kAdaptStages);
     if (!regrids)
       return;
     // The rest of the step is the step's (its clock times it).
     waitForDevice();
     for (const BesideStep& b : pending.beside)
-      regridTimes_.overlapped += b.seconds();
+      for (const auto& s : b.stages) {
+        const double besideStep = b.secondsBesideStep(s);
+        regridTimes_.overlapped += besideStep;
+        regridTimes_.exposedStages[std::size_t(s.index)] +=
+            std::chrono::duration<double>(s.end - s.start).count() - besideStep;
+      }
     std::optional<PreparedAdapt> prepared = std::move(pending.prepared);
     pending_.reset();
     if (prepared)

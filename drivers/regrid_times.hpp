@@ -8,7 +8,12 @@
 // holds their launch and `remesh` the wait for what is left of them. A regrid that overlaps a step
 // (AmrSolver) adapts the forest and builds the plans while the device takes it: `overlapped` is
 // the part of that host time before the device finished the step, which costs the run nothing and
-// is not in total().
+// is not in total(). `exposedStages` splits the rest of that host time, what came after the device
+// had finished the step it ran beside, by the adapt's stage (AmrSolver::kAdaptStages: the forest
+// adapted; the remap plan, repartition and plans; the halo plans): the stage that outlasts its
+// step.
+#include <array>
+
 namespace tessera {
 
 struct RegridTimes {
@@ -20,15 +25,23 @@ struct RegridTimes {
   double plans = 0.0;
   double remesh = 0.0;
   double overlapped = 0.0; // of forest, partition and plans
+  std::array<double, 3> exposedStages{};
   // What the regrids added to the run.
   double total() const {
     return flags + forest + remap + partition + migration + plans + remesh - overlapped;
   }
   // The time spent since `start` (an earlier reading of the same sums).
   RegridTimes since(const RegridTimes& start) const {
-    return {flags - start.flags,         forest - start.forest,        remap - start.remap,
-            partition - start.partition, migration - start.migration,  plans - start.plans,
-            remesh - start.remesh,       overlapped - start.overlapped};
+    return {flags - start.flags,
+            forest - start.forest,
+            remap - start.remap,
+            partition - start.partition,
+            migration - start.migration,
+            plans - start.plans,
+            remesh - start.remesh,
+            overlapped - start.overlapped,
+            {exposedStages[0] - start.exposedStages[0], exposedStages[1] - start.exposedStages[1],
+             exposedStages[2] - start.exposedStages[2]}};
   }
 };
 

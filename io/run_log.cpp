@@ -190,8 +190,10 @@ void RunLog::finish(long long steps, double time, const PhaseSeconds& phases,
        ",\"forest\":" + number(regrid.forest) + ",\"remap\":" + number(regrid.remap) +
        ",\"partition\":" + number(regrid.partition) + ",\"migration\":" + number(regrid.migration) +
        ",\"plans\":" + number(regrid.plans) + ",\"remesh\":" + number(regrid.remesh) +
-       ",\"overlapped\":" + number(regrid.overlapped) + "},\"output_seconds\":" +
-       number(outputSeconds_) + ",\"cell_updates_per_second\":" + number(cellUpdatesPerSecond()) +
+       ",\"overlapped\":" + number(regrid.overlapped) + ",\"exposed_stages\":[" +
+       number(regrid.exposedStages[0]) + "," + number(regrid.exposedStages[1]) + "," +
+       number(regrid.exposedStages[2]) + "]},\"output_seconds\":" + number(outputSeconds_) +
+       ",\"cell_updates_per_second\":" + number(cellUpdatesPerSecond()) +
        ",\"first_order_fallbacks\":" + std::to_string(firstOrderFallbacks) + "}");
   if (!progress_.quiet && unprinted_)
     printStep(*unprinted_);
@@ -210,11 +212,15 @@ void RunLog::finish(long long steps, double time, const PhaseSeconds& phases,
                     : "");
   if (regrid.total() > 0)
     std::printf("  %-16s flags %s, forest %s, remap %s, partition %s, migration %s, plans %s, "
-                "remesh %s; %s of it while the device stepped\n",
+                "remesh %s; %s of it while the device stepped, past the steps: adapt %s, plans %s, "
+                "halo plans %s\n",
                 "regrid split", duration(regrid.flags).c_str(), duration(regrid.forest).c_str(),
                 duration(regrid.remap).c_str(), duration(regrid.partition).c_str(),
                 duration(regrid.migration).c_str(), duration(regrid.plans).c_str(),
-                duration(regrid.remesh).c_str(), duration(regrid.overlapped).c_str());
+                duration(regrid.remesh).c_str(), duration(regrid.overlapped).c_str(),
+                duration(regrid.exposedStages[0]).c_str(),
+                duration(regrid.exposedStages[1]).c_str(),
+                duration(regrid.exposedStages[2]).c_str());
   if (firstOrderFallbacks > 0)
     std::printf("  %-16s %lld cell reconstructions (per axis and stage) fell back to first "
                 "order\n",

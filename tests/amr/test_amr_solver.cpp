@@ -59,6 +59,25 @@ TEST(AmrSolver, MeshFollowsThePulseAndConservesOver1000Steps) {
     EXPECT_LE(std::fabs(after[v] - before[v]), 1e-12 * std::fabs(before[v])) << "variable " << v;
 }
 
+// On the host a step is done when it returns, so no stage of a regrid runs beside one: each
+// stage's whole time is past its step (RegridTimes::exposedStages), and it holds the phases timed
+// inside it (the forest in the first, the remap plan, repartition and plans in the second, the
+// halo plans in the third).
+TEST(AmrSolver, OnTheHostARegridsStagesAreAllPastTheirSteps) {
+  auto amr = pulseInPeriodicBox<2>(4);
+  const EulerPulse<2> ic = movingPulse<2>();
+  amr.initialise([&](const auto&, const auto&) { return ic; });
+  const RegridTimes before = amr.regridTimes();
+  for (int s = 0; s < 200; ++s)
+    amr.advance(amr.solver().stableDt());
+  const RegridTimes t = amr.regridTimes().since(before);
+  EXPECT_EQ(t.overlapped, 0.0);
+  for (double stage : t.exposedStages)
+    EXPECT_GT(stage, 0.0);
+  EXPECT_GE(t.exposedStages[0], t.forest);
+  EXPECT_GE(t.exposedStages[1] + t.exposedStages[2], t.plans + t.partition);
+}
+
 TEST(AmrSolver, RegridAloneChangesNoTotal) {
   auto amr = pulseInPeriodicBox<3>(0);
   const EulerPulse<3> ic = movingPulse<3>();
