@@ -219,11 +219,11 @@ public:
   }
 
   // Replaces the patches (after an adapt or a partition): new geometry, halo plans (planHalos)
-  // and ghosts, and the owned patches' state (one patch per geometry entry, in any memory space,
-  // maybe with room for the ghosts after them). Time, step count and timers carry on. A state
-  // where the steps run, with room for the ghost patches (none on one rank), becomes the current
-  // state as it is: no copy. Where `state` is remapped(remap) of the current state, the patches
-  // `remap` copies keep their eigenvalues and only the others' are computed.
+  // and ghosts, and the owned patches' state (one patch per geometry entry, in any memory space).
+  // Time, step count and timers carry on. A state where the steps run, with room for the ghost
+  // patches after the owned ones (none on one rank), becomes the current state as it is: no copy.
+  // Where `state` is remapped(remap) of the current state, the patches `remap` copies keep their
+  // eigenvalues and only the others' are computed.
   void remesh(std::vector<PatchGeometry<kDim>> geometry, std::unique_ptr<HaloParts> halo,
               std::vector<RefluxOp<kDim>> refluxPlan, GhostPatches ghosts, PatchStore<kDim> state,
               std::span<const RemapOp<kDim>> remap = {}) {
@@ -560,11 +560,11 @@ private:
     } else {
       // No waits for the device between the phases: the clock times them on its stream. Without
       // the overlap the whole exchange is waited for.
-      if (!halosReady && stateExchange_) {
-        auto t = clock_.phase(kExchangePhase);
-        stateExchange_->exchange(in.data());
-      }
       if (!halosReady) {
+        if (stateExchange_) {
+          auto t = clock_.phase(kExchangePhase);
+          stateExchange_->exchange(in.data());
+        }
         auto t = clock_.phase(kHaloPhase);
         backend_->fillHalos(HaloPart::Inner, in.data(), HaloReader::Update);
         backend_->fillHalos(HaloPart::Outer, in.data(), HaloReader::Update);
