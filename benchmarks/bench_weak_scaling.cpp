@@ -115,16 +115,22 @@ int main(int argc, char** argv) {
   if (rank != 0 && std::freopen("/dev/null", "w", stdout) == nullptr)
     return 1;
   namespace mpi = tessera::mpi;
+  // Every rank reads the same arguments, so a bad one stops every rank at once.
+  const auto refuse = [&](const char* arg, const char* choices) {
+    std::fprintf(stderr, "bench_weak_scaling: %s: %s\n", arg, choices);
+    MPI_Finalize();
+    return 2;
+  };
   for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i], flag = "--exchange=";
-    if (arg == "--overlap=on" || arg == "--overlap=off") {
+    const std::string_view arg = argv[i], flag = "--exchange=", overlap = "--overlap=";
+    if (arg.starts_with(overlap)) {
+      if (arg != "--overlap=on" && arg != "--overlap=off")
+        return refuse(argv[i], "on or off");
       tessera::overlapExchange = arg == "--overlap=on";
     } else if (arg.starts_with(flag)) {
       const auto transport = mpi::parseTransport(arg.substr(flag.size()));
-      if (!transport) {
-        std::fprintf(stderr, "bench_weak_scaling: %s: auto, staged or peer\n", argv[i]);
-        return 2;
-      }
+      if (!transport)
+        return refuse(argv[i], "auto, staged or peer");
       mpi::requestTransport(*transport);
     } else {
       continue;
