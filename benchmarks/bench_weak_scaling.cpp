@@ -116,7 +116,7 @@ int main(int argc, char** argv) {
     return 1;
   namespace mpi = tessera::mpi;
   // Every rank reads the same arguments, so a bad one stops every rank at once.
-  const auto refuse = [&](const char* arg, const char* choices) {
+  const auto refuse = [](const char* arg, const char* choices) {
     std::fprintf(stderr, "bench_weak_scaling: %s: %s\n", arg, choices);
     MPI_Finalize();
     return 2;

@@ -13,6 +13,7 @@
 // adapted; the remap plan, repartition and plans; the halo plans): the stage that outlasts its
 // step.
 #include <array>
+#include <cstddef>
 
 namespace tessera {
 
@@ -32,16 +33,12 @@ struct RegridTimes {
   }
   // The time spent since `start` (an earlier reading of the same sums).
   RegridTimes since(const RegridTimes& start) const {
-    return {flags - start.flags,
-            forest - start.forest,
-            remap - start.remap,
-            partition - start.partition,
-            migration - start.migration,
-            plans - start.plans,
-            remesh - start.remesh,
-            overlapped - start.overlapped,
-            {exposedStages[0] - start.exposedStages[0], exposedStages[1] - start.exposedStages[1],
-             exposedStages[2] - start.exposedStages[2]}};
+    RegridTimes d{flags - start.flags,         forest - start.forest,        remap - start.remap,
+                  partition - start.partition, migration - start.migration,  plans - start.plans,
+                  remesh - start.remesh,       overlapped - start.overlapped};
+    for (std::size_t i = 0; i < exposedStages.size(); ++i)
+      d.exposedStages[i] = exposedStages[i] - start.exposedStages[i];
+    return d;
   }
 };
 
